@@ -1,0 +1,13 @@
+export { canonicalJson } from "./canonical-json.js";
+export { CanonicalJsonError } from "./canonical-json-error.js";
+export {
+  hmacSha256Digest,
+  isSha256Digest,
+  sha256Digest,
+  sha256DigestOfBytes,
+  sha256Hex,
+  type Sha256Digest,
+} from "./digest.js";
+export { formatJsonPath, type JsonPathSegment } from "./json-path.js";
+export { LittleWorkflowError, type LittleWorkflowErrorOptions } from "./little-workflow-error.js";
+export { contentId, idFromDigest, isPrefixedId, randomId } from "./prefixed-id.js";

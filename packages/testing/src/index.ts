@@ -1,0 +1,2 @@
+// Public surface of @little-stack/testing: an explicit list of named exports.
+export const packageName = "@little-stack/testing";

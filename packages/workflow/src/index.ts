@@ -1,0 +1,2 @@
+// Public surface of @little-stack/workflow: an explicit list of named exports.
+export const packageName = "@little-stack/workflow";
