@@ -11,14 +11,16 @@ const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url));
 const toolingDir = fileURLToPath(new URL("./tooling/", import.meta.url));
 const appsDir = fileURLToPath(new URL("./apps/", import.meta.url));
 
-function project(name: string, root: string): TestProjectInlineConfiguration {
+const defaultInclude = ["src/**/*.test.ts", "test/**/*.test.ts"];
+
+function project(name: string, root: string, include: string[] = defaultInclude): TestProjectInlineConfiguration {
   return {
     resolve: { conditions: sourceConditions },
     ssr: { resolve: { conditions: sourceConditions, externalConditions: sourceConditions } },
     test: {
       name,
       root,
-      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      include,
       environment: "node",
       testTimeout: 30_000,
       hookTimeout: 30_000,
@@ -41,5 +43,6 @@ function directoriesIn(dir: string): string[] {
 export const projects: TestProjectInlineConfiguration[] = [
   ...directoriesIn(packagesDir).map((name) => project(name, `${packagesDir}${name}`)),
   ...directoriesIn(appsDir).map((name) => project(`app:${name}`, `${appsDir}${name}`)),
-  project("tooling", toolingDir),
+  // tooling keeps each tool's tests beside it (tooling/boundaries/*.test.ts).
+  project("tooling", toolingDir, ["*/**/*.test.ts"]),
 ];
