@@ -1,2 +1,105 @@
 // Public surface of @little-stack/harness: an explicit list of named exports.
-export const packageName = "@little-stack/harness";
+
+// Contract
+export type {
+  ArtifactRef,
+  ExecuteStepTask,
+  FixStepTask,
+  Harness,
+  HarnessContext,
+  HarnessResult,
+  HarnessRole,
+  HarnessScope,
+  HarnessTask,
+  HarnessTaskKind,
+  OrchestrateTask,
+  PlanTask,
+  ResolvedModel,
+  RunId,
+  WorkflowHarnessDurabilitySink,
+  WorkflowHarnessTraceSink,
+} from "./contract/harness.js";
+export { harnessRoles, harnessTaskKinds } from "./contract/harness.js";
+export { toErrorEnvelope, type ErrorEnvelope } from "./contract/error-envelope.js";
+export type { LwirStep, LwirStepUses } from "./contract/lwir-step.js";
+export type {
+  BashTool,
+  HarnessRuntimeMount,
+  MemoryMount,
+  MountMode,
+  ScratchMount,
+  SkillDescriptor,
+  WorkflowBashCapabilities,
+} from "./contract/mounts.js";
+export type { FixerManifest, HarnessManifest, OrchestratorManifest, PlannerManifest, WorkerManifest } from "./contract/manifests.js";
+export { hashHarnessManifest } from "./contract/hash-harness-manifest.js";
+export type { MemoryAccess, OuterLoopContext, WorkflowDefinitionSnapshot } from "./contract/workflow-definition-snapshot.js";
+
+// Events
+export {
+  harnessEventTypes,
+  type ExecuteStepStartedEvent,
+  type ExecuteStepStartedPayload,
+  type ExecuteStepSucceededEvent,
+  type ExecuteStepSucceededPayload,
+  type ExecuteStepUses,
+  type HarnessEvent,
+  type HarnessEventEnvelope,
+  type HarnessEventPayloads,
+  type HarnessEventType,
+  type ModelCallUsage,
+  type ModelCalledEvent,
+  type ModelCalledPayload,
+  type ModelFailedEvent,
+  type ModelFailedPayload,
+  type ModelRequest,
+  type ModelRespondedEvent,
+  type ModelRespondedPayload,
+  type ModelResponse,
+  type RecordedMessage,
+  type SessionCompletedEvent,
+  type SessionCompletedPayload,
+  type SessionFailedEvent,
+  type SessionFailedPayload,
+  type SessionStartedEvent,
+  type SessionStartedPayload,
+  type SessionUsage,
+  type ToolCallFailedEvent,
+  type ToolCallFailedPayload,
+  type ToolCallRequest,
+  type ToolCallStartedEvent,
+  type ToolCallStartedPayload,
+  type ToolCallSucceededEvent,
+  type ToolCallSucceededPayload,
+  type ToolCaller,
+  type ToolReference,
+} from "./events/harness-event-types.js";
+export { harnessEventSinkFromWorld, type EventStoreLike, type HarnessEventSink } from "./events/harness-event-sink.js";
+export { createHarnessEventRecorder, type HarnessEventRecorder } from "./events/harness-event-recorder.js";
+export { validateHarnessEvent } from "./events/validate-harness-event.js";
+export { hashModelRequest } from "./events/hash-model-request.js";
+export { createEventEnvelope } from "./events/create-event-envelope.js";
+export { createMemoryHarnessEventSink, type MemoryHarnessEventSink } from "./events/memory-harness-event-sink.js";
+
+// Durable agent loop
+export { codeToolCallId, harnessSessionId, modelCallId, modelToolCallId } from "./agent/call-ids.js";
+export { openHarnessSession, type HarnessSession, type OpenHarnessSessionOptions } from "./agent/harness-session.js";
+export { durableGenerateText, durableStreamText, runHarnessSession } from "./agent/durable-generate.js";
+export type { SessionStats } from "./agent/session-core.js";
+
+// Errors
+export {
+  CostOnEventError,
+  HarnessEventFieldError,
+  HarnessEventNotJsonError,
+  HarnessEventValidationError,
+  InconsistentUsageError,
+  InvalidHarnessRoleError,
+  InvalidHarnessTaskKindError,
+  ManifestHashMismatchError,
+  PromptHashMismatchError,
+  ToolCallTurnError,
+  UnknownHarnessEventTypeError,
+} from "./errors/harness-event-errors.js";
+export { CapabilityDriftError, ReplayDivergenceError } from "./errors/replay-errors.js";
+export { HarnessSessionError, RecordedToolCallError, ToolResultNotJsonError } from "./errors/harness-session-errors.js";

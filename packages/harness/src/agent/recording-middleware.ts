@@ -1,0 +1,229 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3FinishReason,
+  LanguageModelV3Middleware,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+import { toErrorEnvelope } from "../contract/error-envelope.js";
+import { ReplayDivergenceError } from "../errors/replay-errors.js";
+import { hashModelRequest } from "../events/hash-model-request.js";
+import type { ModelRespondedPayload } from "../events/harness-event-types.js";
+import { modelCallId, modelToolCallId } from "./call-ids.js";
+import { toContent, toFinishReason, toGenerateResult, toRecordedResponse, toV3Usage, toolCallInput } from "./model-response-codec.js";
+import { recordModelRequest } from "./recorded-prompt.js";
+import type { SessionCore } from "./session-core.js";
+
+type PreparedCall = {
+  readonly turn: number;
+  readonly callId: string;
+  readonly provider: string;
+  readonly modelId: string;
+  readonly replay?: ModelRespondedPayload;
+};
+
+/**
+ * The record/replay hook: every model call of a session goes through here. A call whose
+ * response is recorded is answered from the log (the model is not invoked); otherwise the call is
+ * recorded as `harness.model.called`, made, and its response committed as
+ * `harness.model.responded` before the agent loop may act on it (tool calls included).
+ */
+export function createRecordingMiddleware(core: SessionCore): LanguageModelV3Middleware {
+  return {
+    specificationVersion: "v3",
+    async wrapGenerate({ doGenerate, params, model }) {
+      const call = await prepareCall(core, { params, model });
+      if (call.replay !== undefined) {
+        core.commitTurn(call.replay);
+        core.stats.replayedModelCalls += 1;
+        return toGenerateResult({ response: call.replay.response, callId: call.callId, modelId: call.modelId });
+      }
+      core.stats.liveModelCalls += 1;
+      let result;
+      try {
+        result = await doGenerate();
+      } catch (error) {
+        await recordFailure(core, call, error);
+        throw error;
+      }
+      const payload = respondedPayload(core, call, { content: result.content, finishReason: result.finishReason, usage: result.usage });
+      await core.append([{ type: "harness.model.responded", payload }]);
+      core.commitTurn(payload);
+      return {
+        ...toGenerateResult({ response: payload.response, callId: call.callId, modelId: call.modelId }),
+        ...(result.request === undefined ? {} : { request: result.request }),
+        response: { ...result.response, id: call.callId },
+        warnings: result.warnings,
+      };
+    },
+    async wrapStream({ doStream, params, model }) {
+      const call = await prepareCall(core, { params, model });
+      if (call.replay !== undefined) {
+        core.commitTurn(call.replay);
+        core.stats.replayedModelCalls += 1;
+        return { stream: replayStream(call.replay, call.modelId) };
+      }
+      core.stats.liveModelCalls += 1;
+      let live;
+      try {
+        live = await doStream();
+      } catch (error) {
+        await recordFailure(core, call, error);
+        throw error;
+      }
+      return { ...live, stream: live.stream.pipeThrough(recordingTransform(core, call)) };
+    },
+  };
+}
+
+async function prepareCall(core: SessionCore, options: { params: LanguageModelV3CallOptions; model: LanguageModelV3 }): Promise<PreparedCall> {
+  const { runId, sessionKey, sessionId } = core.options;
+  // The turn advances only when a response is committed, so an AI SDK retry of a failed call
+  // reuses the same turn and call id.
+  const turn = core.turn + 1;
+  const callId = modelCallId({ runId, sessionKey, turn });
+  const provider = options.model.provider;
+  const modelId = options.model.modelId;
+  const request = recordModelRequest({ provider, modelId, params: options.params });
+  const promptHash = hashModelRequest(request);
+  const recordedCall = core.ledger.modelCalled.get(callId);
+  if (recordedCall !== undefined && recordedCall.promptHash !== promptHash) {
+    throw new ReplayDivergenceError({ runId, sessionId, turn, what: "prompt", recordedHash: recordedCall.promptHash, currentHash: promptHash });
+  }
+  const replay = core.ledger.modelResponded.get(callId);
+  if (replay !== undefined) return { turn, callId, provider, modelId, replay };
+  if (recordedCall === undefined) {
+    await core.append([{ type: "harness.model.called", payload: { turn, callId, promptHash, request } }]);
+  }
+  return { turn, callId, provider, modelId };
+}
+
+function respondedPayload(
+  core: SessionCore,
+  call: PreparedCall,
+  result: { content: readonly LanguageModelV3Content[]; finishReason: LanguageModelV3FinishReason; usage: LanguageModelV3Usage },
+): ModelRespondedPayload {
+  const { runId, sessionKey, stepPath } = core.options;
+  const response = toRecordedResponse({
+    ...result,
+    toolCallIdAt: (index) => modelToolCallId({ runId, sessionKey, turn: call.turn, index }),
+  });
+  return {
+    turn: call.turn,
+    callId: call.callId,
+    ...(stepPath === undefined ? {} : { stepPath }),
+    model: { provider: call.provider, modelId: call.modelId },
+    response,
+  };
+}
+
+async function recordFailure(core: SessionCore, call: PreparedCall, error: unknown): Promise<void> {
+  const { stepPath } = core.options;
+  await core.append([
+    {
+      type: "harness.model.failed",
+      payload: {
+        turn: call.turn,
+        callId: call.callId,
+        ...(stepPath === undefined ? {} : { stepPath }),
+        model: { provider: call.provider, modelId: call.modelId },
+        error: toErrorEnvelope(error),
+      },
+    },
+  ]);
+}
+
+/** A recorded response as a V3 stream: the parts streamText needs, in canonical order. */
+function replayStream(payload: ModelRespondedPayload, modelId: string): ReadableStream<LanguageModelV3StreamPart> {
+  const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }, { type: "response-metadata", id: payload.callId, modelId }];
+  for (const part of toContent(payload.response)) {
+    if (part.type === "reasoning" || part.type === "text") {
+      const id = `${part.type}-0`;
+      parts.push({ type: `${part.type}-start`, id }, { type: `${part.type}-delta`, id, delta: part.text }, { type: `${part.type}-end`, id });
+    } else {
+      parts.push(part as LanguageModelV3StreamPart);
+    }
+  }
+  parts.push({ type: "finish", usage: toV3Usage(payload.response.usage), finishReason: toFinishReason(payload.response) });
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}
+
+/**
+ * Passes text and reasoning through as they stream, holds tool calls back until the response is
+ * committed (so no tool runs on an unrecorded response), and rewrites tool call ids to the
+ * session's deterministic ids.
+ */
+function recordingTransform(core: SessionCore, call: PreparedCall): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
+  const { runId, sessionKey } = core.options;
+  const indexByProviderId = new Map<string, number>();
+  const idFor = (providerId: string): string => {
+    let index = indexByProviderId.get(providerId);
+    if (index === undefined) {
+      index = indexByProviderId.size;
+      indexByProviderId.set(providerId, index);
+    }
+    return modelToolCallId({ runId, sessionKey, turn: call.turn, index });
+  };
+  let text: string | undefined;
+  let reasoning: string | undefined;
+  const toolCalls: { index: number; part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }> }[] = [];
+  let finish: Extract<LanguageModelV3StreamPart, { type: "finish" }> | undefined;
+  return new TransformStream({
+    transform(part, controller) {
+      switch (part.type) {
+        case "text-delta":
+          text = (text ?? "") + part.delta;
+          controller.enqueue(part);
+          return;
+        case "reasoning-delta":
+          reasoning = (reasoning ?? "") + part.delta;
+          controller.enqueue(part);
+          return;
+        case "tool-input-start":
+        case "tool-input-delta":
+        case "tool-input-end":
+          controller.enqueue(part.type === "tool-input-start" && part.providerExecuted === true ? part : { ...part, id: idFor(part.id) });
+          return;
+        case "tool-call":
+          if (part.providerExecuted === true) {
+            controller.enqueue(part);
+            return;
+          }
+          idFor(part.toolCallId);
+          toolCalls.push({ index: indexByProviderId.get(part.toolCallId) ?? 0, part });
+          return;
+        case "finish":
+          finish = part;
+          return;
+        default:
+          controller.enqueue(part);
+      }
+    },
+    async flush(controller) {
+      if (finish === undefined) {
+        await recordFailure(core, call, new Error("The model stream ended without a finish part."));
+        return;
+      }
+      toolCalls.sort((left, right) => left.index - right.index);
+      const content: LanguageModelV3Content[] = [
+        ...(reasoning === undefined ? [] : [{ type: "reasoning" as const, text: reasoning }]),
+        ...(text === undefined ? [] : [{ type: "text" as const, text }]),
+        ...toolCalls.map((entry) => entry.part),
+      ];
+      const payload = respondedPayload(core, call, { content, finishReason: finish.finishReason, usage: finish.usage });
+      await core.append([{ type: "harness.model.responded", payload }]);
+      core.commitTurn(payload);
+      for (const recorded of payload.response.toolCalls ?? []) {
+        controller.enqueue({ type: "tool-call", toolCallId: recorded.callId, toolName: recorded.toolName, input: toolCallInput(recorded.args) });
+      }
+      controller.enqueue({ ...finish, usage: toV3Usage(payload.response.usage) });
+    },
+  });
+}

@@ -1,0 +1,31 @@
+import type { HarnessEventSink } from "./harness-event-sink.js";
+import type { HarnessEvent, HarnessEventEnvelope } from "./harness-event-types.js";
+import { validateHarnessEvent } from "./validate-harness-event.js";
+
+/**
+ * The only way harness events reach a sink: every event is validated first, and a batch with one
+ * bad event appends nothing.
+ */
+export type HarnessEventRecorder = {
+  readonly runId: string;
+  append(events: readonly { readonly type: string; readonly payload: unknown }[]): Promise<readonly HarnessEventEnvelope[]>;
+  list(options?: { readonly afterSequence?: number }): Promise<readonly HarnessEventEnvelope[]>;
+};
+
+export function createHarnessEventRecorder(options: {
+  readonly sink: HarnessEventSink;
+  /** Called after each batch is durable, with the stored envelopes. */
+  readonly onAppended?: (events: readonly HarnessEventEnvelope[]) => void;
+}): HarnessEventRecorder {
+  const { sink, onAppended } = options;
+  return {
+    runId: sink.runId,
+    async append(events) {
+      const checked: HarnessEvent[] = events.map((event) => validateHarnessEvent(event));
+      const stored = await sink.append(checked);
+      onAppended?.(stored);
+      return stored;
+    },
+    list: (listOptions) => sink.list(listOptions),
+  };
+}

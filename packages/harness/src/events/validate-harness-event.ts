@@ -1,0 +1,294 @@
+import { CanonicalJsonError, canonicalJson, sha256Digest } from "@little-stack/canonical";
+import { harnessRoles, harnessTaskKinds } from "../contract/harness.js";
+import {
+  CostOnEventError,
+  HarnessEventFieldError,
+  HarnessEventNotJsonError,
+  InconsistentUsageError,
+  InvalidHarnessRoleError,
+  InvalidHarnessTaskKindError,
+  ManifestHashMismatchError,
+  PromptHashMismatchError,
+  ToolCallTurnError,
+  UnknownHarnessEventTypeError,
+} from "../errors/harness-event-errors.js";
+import { harnessEventTypes, type HarnessEvent, type HarnessEventType } from "./harness-event-types.js";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Checks one event against the harness vocabulary and throws the named error of the first
+ * violation. Returns the event typed.
+ */
+export function validateHarnessEvent(event: { readonly type: string; readonly payload: unknown }): HarnessEvent {
+  const type = event.type;
+  if (!(harnessEventTypes as readonly string[]).includes(type)) throw new UnknownHarnessEventTypeError(String(type));
+  const check = new FieldChecker(type);
+  const payload = check.object(event.payload, "$.payload");
+  check.json(payload);
+  check.noCost(payload, "$.payload");
+  validators[type as HarnessEventType](payload, check);
+  return event as HarnessEvent;
+}
+
+const userDataFields = new Set(["args", "result", "output", "messages", "toolCalls", "scope", "manifest"]);
+
+const executeStepUses = ["ai.generate", "code.run", "tool.call", "decision", "parallel"];
+
+const validators: Record<HarnessEventType, (payload: Json, check: FieldChecker) => void> = {
+  "harness.session.started": (payload, check) => {
+    check.string(payload, "runId");
+    check.optionalString(payload, "sessionId");
+    check.optionalString(payload, "parentRunId");
+    if (!(harnessRoles as readonly unknown[]).includes(payload.role)) {
+      throw new InvalidHarnessRoleError({ eventType: check.eventType, role: payload.role });
+    }
+    const task = check.object(payload.task, "$.payload.task");
+    if (!(harnessTaskKinds as readonly unknown[]).includes(task.kind)) {
+      throw new InvalidHarnessTaskKindError({ eventType: check.eventType, kind: task.kind });
+    }
+    const manifest = check.object(payload.manifest, "$.payload.manifest");
+    checkManifestFields(manifest, String(payload.role), check);
+    const computed = sha256Digest(manifest);
+    if (payload.manifestHash !== computed) {
+      throw new ManifestHashMismatchError({ eventType: check.eventType, recorded: payload.manifestHash, computed });
+    }
+  },
+  "harness.session.completed": (payload, check) => {
+    check.string(payload, "runId");
+    check.optionalString(payload, "sessionId");
+    const usage = check.object(payload.usage, "$.payload.usage");
+    for (const field of ["inputTokens", "outputTokens", "cachedInputTokens", "reasoningTokens"]) {
+      check.count(usage, field, "$.payload.usage");
+    }
+    check.usageSubsets(usage, "$.payload.usage");
+  },
+  "harness.session.failed": (payload, check) => {
+    check.string(payload, "runId");
+    check.optionalString(payload, "sessionId");
+    check.errorEnvelope(payload.error, "$.payload.error");
+  },
+  "harness.model.called": (payload, check) => {
+    check.turn(payload);
+    check.optionalString(payload, "callId");
+    check.string(payload, "promptHash");
+    const request = check.object(payload.request, "$.payload.request");
+    check.string(request, "model", "$.payload.request");
+    check.array(request.messages, "$.payload.request.messages");
+    const tools = check.array(request.tools, "$.payload.request.tools");
+    tools.forEach((tool, index) => {
+      const reference = check.object(tool, `$.payload.request.tools[${index}]`);
+      check.string(reference, "name", `$.payload.request.tools[${index}]`);
+    });
+    const computed = sha256Digest(request);
+    if (payload.promptHash !== computed) {
+      throw new PromptHashMismatchError({ eventType: check.eventType, recorded: payload.promptHash, computed });
+    }
+  },
+  "harness.model.responded": (payload, check) => {
+    check.turn(payload);
+    check.string(payload, "callId");
+    check.optionalString(payload, "stepPath");
+    check.modelIdentity(payload);
+    const response = check.object(payload.response, "$.payload.response");
+    check.optionalString(response, "text", "$.payload.response");
+    check.optionalString(response, "reasoning", "$.payload.response");
+    check.optionalString(response, "finishReason", "$.payload.response");
+    if (response.toolCalls !== undefined) {
+      check.array(response.toolCalls, "$.payload.response.toolCalls").forEach((call, index) => {
+        const path = `$.payload.response.toolCalls[${index}]`;
+        const request = check.object(call, path);
+        check.string(request, "callId", path);
+        check.string(request, "toolName", path);
+        check.present(request, "args", path);
+      });
+    }
+    const usage = check.object(response.usage, "$.payload.response.usage");
+    check.count(usage, "inputTokens", "$.payload.response.usage");
+    check.count(usage, "outputTokens", "$.payload.response.usage");
+    check.optionalCount(usage, "cachedInputTokens", "$.payload.response.usage");
+    check.optionalCount(usage, "reasoningTokens", "$.payload.response.usage");
+    check.usageSubsets(usage, "$.payload.response.usage");
+  },
+  "harness.model.failed": (payload, check) => {
+    check.turn(payload);
+    check.string(payload, "callId");
+    check.optionalString(payload, "stepPath");
+    check.modelIdentity(payload);
+    check.errorEnvelope(payload.error, "$.payload.error");
+  },
+  "harness.tool_call.started": (payload, check) => {
+    check.toolCall(payload);
+  },
+  "harness.tool_call.succeeded": (payload, check) => {
+    check.toolCall(payload);
+    check.present(payload, "result");
+    check.optionalCount(payload, "durationMs");
+  },
+  "harness.tool_call.failed": (payload, check) => {
+    check.toolCall(payload);
+    check.errorEnvelope(payload.error, "$.payload.error");
+    check.optionalCount(payload, "durationMs");
+  },
+  "harness.execute_step.started": (payload, check) => {
+    check.executeStep(payload);
+  },
+  "harness.execute_step.succeeded": (payload, check) => {
+    check.executeStep(payload);
+    check.present(payload, "output");
+  },
+};
+
+const manifestFields: Record<string, readonly string[]> = {
+  planner: ["harnessId", "plannerModelSlotId", "systemPromptHash", "skillsHash", "workflowDefinitionHash", "globalToolsHash", "bashCapabilitiesHash"],
+  orchestrator: ["harnessId", "orchestratorModelSlotId", "systemPromptHash", "skillsHash", "globalToolsHash", "bashCapabilitiesHash"],
+  worker: ["harnessId", "workflowDefinitionHash", "workflowVersionId", "stepPath", "stepConfigHash", "skillsHash", "allowedToolsHash", "bashCapabilitiesHash"],
+  fixer: ["harnessId", "workflowDefinitionHash", "workflowVersionId", "stepPath", "stepConfigHash", "skillsHash", "allowedToolsHash", "bashCapabilitiesHash", "fixerModelSlotId", "fixerSystemHash"],
+};
+
+/** The manifest must be the one for the session's role (seed 000, Identity + Manifests). */
+function checkManifestFields(manifest: Json, role: string, check: FieldChecker): void {
+  const kind = role.startsWith("worker.") ? "worker" : role;
+  for (const field of manifestFields[kind] ?? []) check.string(manifest, field, "$.payload.manifest");
+  check.array(manifest.memoryStoreIds, "$.payload.manifest.memoryStoreIds").forEach((id, index) => {
+    if (typeof id !== "string") {
+      throw new HarnessEventFieldError({ eventType: check.eventType, path: `$.payload.manifest.memoryStoreIds[${index}]`, expected: "a string" });
+    }
+  });
+  if (kind === "orchestrator") {
+    check.array(manifest.availableWorkflows, "$.payload.manifest.availableWorkflows");
+    check.count(manifest, "maxConcurrentSubRuns", "$.payload.manifest");
+  }
+  if (kind === "fixer") check.count(manifest, "fixerMaxAttempts", "$.payload.manifest");
+  if (kind === "worker" || kind === "fixer") {
+    check.optionalString(manifest, "modelSlotId", "$.payload.manifest");
+    check.optionalString(manifest, "systemPromptHash", "$.payload.manifest");
+  }
+  if (kind === "planner") check.optionalString(manifest, "outerLoopContextHash", "$.payload.manifest");
+}
+
+class FieldChecker {
+  constructor(readonly eventType: string) {}
+
+  private fail(path: string, expected: string): never {
+    throw new HarnessEventFieldError({ eventType: this.eventType, path, expected });
+  }
+
+  object(value: unknown, path: string): Json {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) this.fail(path, "an object");
+    return value as Json;
+  }
+
+  array(value: unknown, path: string): readonly unknown[] {
+    if (!Array.isArray(value)) this.fail(path, "an array");
+    return value;
+  }
+
+  string(owner: Json, field: string, base = "$.payload"): string {
+    const value = owner[field];
+    if (typeof value !== "string" || value.length === 0) this.fail(`${base}.${field}`, "a non-empty string");
+    return value;
+  }
+
+  optionalString(owner: Json, field: string, base = "$.payload"): void {
+    if (owner[field] !== undefined) this.string(owner, field, base);
+  }
+
+  count(owner: Json, field: string, base = "$.payload"): number {
+    const value = owner[field];
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+      this.fail(`${base}.${field}`, "a non-negative integer");
+    }
+    return value;
+  }
+
+  optionalCount(owner: Json, field: string, base = "$.payload"): void {
+    if (owner[field] !== undefined) this.count(owner, field, base);
+  }
+
+  present(owner: Json, field: string, base = "$.payload"): void {
+    if (!(field in owner) || owner[field] === undefined) this.fail(`${base}.${field}`, "a JSON value (use null for none)");
+  }
+
+  turn(payload: Json): void {
+    const turn = payload.turn;
+    if (typeof turn !== "number" || !Number.isInteger(turn) || turn < 1) this.fail("$.payload.turn", "a positive integer");
+  }
+
+  modelIdentity(payload: Json): void {
+    const model = this.object(payload.model, "$.payload.model");
+    this.string(model, "provider", "$.payload.model");
+    this.string(model, "modelId", "$.payload.model");
+  }
+
+  errorEnvelope(value: unknown, path: string): void {
+    const error = this.object(value, path);
+    this.string(error, "name", path);
+    if (typeof error.message !== "string") this.fail(`${path}.message`, "a string");
+  }
+
+  toolCall(payload: Json): void {
+    this.string(payload, "callId");
+    this.string(payload, "toolName");
+    this.present(payload, "args");
+    this.optionalCount(payload, "callIndex");
+    const caller = payload.caller;
+    if (caller !== "model" && caller !== "code") this.fail("$.payload.caller", '"model" or "code"');
+    const hasTurn = payload.turn !== undefined;
+    if (hasTurn !== (caller === "model")) throw new ToolCallTurnError({ eventType: this.eventType, caller, hasTurn });
+    if (hasTurn) this.turn(payload);
+  }
+
+  executeStep(payload: Json): void {
+    this.string(payload, "runId");
+    this.string(payload, "stepId");
+    this.string(payload, "stepPath");
+    this.count(payload, "visitIndex");
+    if (!executeStepUses.includes(payload.uses as string)) this.fail("$.payload.uses", `one of ${executeStepUses.join(", ")}`);
+  }
+
+  usageSubsets(usage: Json, path: string): void {
+    const pairs = [
+      ["cachedInputTokens", "inputTokens"],
+      ["reasoningTokens", "outputTokens"],
+    ] as const;
+    for (const [part, whole] of pairs) {
+      const partValue = usage[part];
+      if (typeof partValue === "number" && partValue > (usage[whole] as number)) {
+        throw new InconsistentUsageError({
+          eventType: this.eventType,
+          path: `${path}.${part}`,
+          message: `${part} (${partValue}) is a subset of ${whole} (${String(usage[whole])}) and cannot exceed it.`,
+        });
+      }
+    }
+  }
+
+  json(payload: Json): void {
+    try {
+      canonicalJson(payload);
+    } catch (error) {
+      if (error instanceof CanonicalJsonError) {
+        throw new HarnessEventNotJsonError({ eventType: this.eventType, path: error.path.replace(/^\$/, "$.payload"), problem: error.message });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * `costUsd` is refused anywhere in the harness's own fields (usage above all); user data (tool
+   * args and results, outputs, prompt messages) may legitimately carry such a key and is skipped.
+   */
+  noCost(value: unknown, path: string): void {
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => this.noCost(item, `${path}[${index}]`));
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      if (userDataFields.has(key)) continue;
+      if (key === "costUsd") throw new CostOnEventError({ eventType: this.eventType, path: `${path}.${key}` });
+      this.noCost(child, `${path}.${key}`);
+    }
+  }
+}
