@@ -13,8 +13,8 @@ export type {
   ModelRegistryEntryInput,
   ModelTokenRates,
 } from "./model-registry-entry.js";
+export { bundledModelRegistry } from "./bundled-model-registry.js";
 export {
-  bundledModelRegistry,
   createModelRegistry,
   type CreateModelRegistryOptions,
   type ModelRegistry,

@@ -1,4 +1,3 @@
-import { bundledModelEntries } from "./bundled-model-entries.js";
 import { InvalidModelRegistryError } from "./invalid-model-registry-error.js";
 import type {
   ModelCapabilities,
@@ -81,9 +80,6 @@ export function createModelRegistry(
     },
   });
 }
-
-/** The registry shipped with the package; see README for its sources and dates. */
-export const bundledModelRegistry: ModelRegistry = createModelRegistry(bundledModelEntries);
 
 function normalizeEntry(input: ModelRegistryEntryInput, index: number): ModelRegistryEntry {
   const where = `#${index}`;

@@ -2,7 +2,8 @@ import { InvalidModelRegistryError } from "./invalid-model-registry-error.js";
 import { InvalidModelUsageError } from "./invalid-model-usage-error.js";
 import { normalizeModelCallUsage, type ModelCallUsage, type NormalizedModelCallUsage } from "./model-call-usage.js";
 import type { ModelRegistryEntry, ModelTokenRates } from "./model-registry-entry.js";
-import { bundledModelRegistry, type ModelRegistry } from "./model-registry.js";
+import { bundledModelRegistry } from "./bundled-model-registry.js";
+import type { ModelRegistry } from "./model-registry.js";
 import type { ModelResolutionRule } from "./model-reference-resolution.js";
 import { picoToDollars, ratePicoPerToken } from "./pico-dollars.js";
 

@@ -60,10 +60,19 @@ export function sumUsageTotals(list: readonly UsageTotals[]): UsageTotals {
 
 type ExactTotals = Omit<UsageTotals, "costUsd"> & { readonly costPico: bigint };
 
+/*
+ * The exact pico-dollar sum behind each totals object this module returned. Folding calls into
+ * totals one by one then never goes through a float; totals rebuilt elsewhere (from JSON, by a
+ * spread) fall back to reading `costUsd` as a decimal, exact below $1,000.
+ */
+const exactCostPico = new WeakMap<UsageTotals, bigint>();
+
 function finishTotals(totals: ExactTotals): UsageTotals {
   const { costPico, ...counts } = totals;
   const costUsd = counts.pricedCalls > 0 ? picoToDollars(costPico) : counts.unpricedCalls > 0 ? null : 0;
-  return { ...counts, costUsd };
+  const result: UsageTotals = { ...counts, costUsd };
+  exactCostPico.set(result, costPico);
+  return result;
 }
 
 function readTotals(totals: unknown, field: string): ExactTotals {
@@ -94,7 +103,9 @@ function readTotals(totals: unknown, field: string): ExactTotals {
       fix: "Build totals with emptyUsageTotals(), addModelCallToTotals() and sumUsageTotals() instead of by hand.",
     });
   }
-  return { ...usage, pricedCalls, unpricedCalls, costPico: typeof costUsd === "number" ? dollarsToPico(costUsd) : 0n };
+  const remembered = exactCostPico.get(totals as UsageTotals);
+  const costPico = typeof costUsd !== "number" ? 0n : remembered !== undefined && picoToDollars(remembered) === costUsd ? remembered : dollarsToPico(costUsd);
+  return { ...usage, pricedCalls, unpricedCalls, costPico };
 }
 
 function readPricedCall(pricedCall: unknown): { readonly usage: ReturnType<typeof normalizeModelCallUsage>; readonly costPico: bigint | null } {
