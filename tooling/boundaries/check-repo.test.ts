@@ -174,6 +174,14 @@ describe("(c) source files import undeclared workspace packages or deep-import",
     ]);
   });
 
+  it("skips an apps/ folder without package.json (not a workspace project), but not a packages/ one", () => {
+    repo.write("apps/examples/plan.js", 'import "../../packages/top/src/index.js";\n');
+    repo.remove("packages/side/package.json");
+    expect(violations().map((violation) => [violation.file, violation.message])).toEqual([
+      ["packages/side/package.json", "file is missing — every workspace project needs a package.json"],
+    ]);
+  });
+
   it("names a misspelt workspace package", () => {
     repo.write("packages/middle/src/typo.ts", 'import { x } from "@little-stack/bsae";\n');
     expect(violations().map((violation) => violation.message)).toEqual(['imports "@little-stack/bsae", but no workspace project is named @little-stack/bsae — fix the name']);

@@ -18,7 +18,11 @@ export function readRepo(rootDir: string): RepoDescription {
   const packageFolders = directoriesIn(join(rootDir, "packages"));
   const projects: WorkspaceProject[] = [
     ...packageFolders.map((folder) => readProject(rootDir, "package", `packages/${folder}`)),
-    ...directoriesIn(join(rootDir, "apps")).map((folder) => readProject(rootDir, "app", `apps/${folder}`)),
+    // An apps/ folder without package.json (plain examples, like apps/quickstart) is not a
+    // workspace project for pnpm either, so there is nothing to depend on or to check.
+    ...directoriesIn(join(rootDir, "apps"))
+      .filter((folder) => isFile(join(rootDir, "apps", folder, "package.json")))
+      .map((folder) => readProject(rootDir, "app", `apps/${folder}`)),
     ...(isDirectory(join(rootDir, "tooling")) ? [readProject(rootDir, "tooling", "tooling")] : []),
   ];
   return {
