@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { open, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/**
+ * Replaces `path` with `data` so that a reader (or a restart after a kill) sees either the old
+ * file or the new one, whole: write a temp file in the same folder, fsync it, rename it over the
+ * target, fsync the folder so the rename itself is durable. With `sync: false` (durability
+ * "process") the fsyncs are skipped: the rename is still atomic against a process kill.
+ */
+export async function writeFileDurably(options: {
+  readonly path: string;
+  readonly data: Uint8Array | string;
+  readonly sync: boolean;
+}): Promise<void> {
+  const folder = dirname(options.path);
+  const temporary = join(folder, `.tmp-${process.pid}-${randomBytes(6).toString("hex")}-${basename(options.path)}`);
+  const handle = await open(temporary, "wx", 0o644);
+  try {
+    try {
+      await handle.writeFile(options.data);
+      if (options.sync) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, options.path);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+  if (options.sync) await syncFolder(folder);
+}
+
+/** fsync of a directory makes renames and unlinks inside it durable. */
+export async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

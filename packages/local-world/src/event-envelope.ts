@@ -1,0 +1,97 @@
+import {
+  CanonicalJsonError,
+  canonicalJson,
+  idFromDigest,
+  sha256DigestOfBytes,
+} from "@little-stack/canonical";
+import { InvalidEventError } from "./event-log-errors.js";
+import type { EventEnvelope, EventInput } from "./world.js";
+import type { JsonValue } from "./json-value.js";
+
+/** An event whose payload has been checked and serialized once, ready to store. */
+export type PreparedEvent = {
+  readonly type: string;
+  readonly payloadJson: string;
+};
+
+const eventTypePattern = /^[A-Za-z][A-Za-z0-9_.:-]{0,199}$/;
+
+/**
+ * Validates a whole batch before anything is stored, so a bad event anywhere leaves the log
+ * untouched. Each payload is canonicalized exactly once; the text is reused for the id and
+ * for storage.
+ */
+export function prepareEvents(runId: string, events: EventInput | readonly EventInput[]): PreparedEvent[] {
+  const list: readonly unknown[] = Array.isArray(events) ? events : [events];
+  const prepared: PreparedEvent[] = new Array(list.length);
+  for (let index = 0; index < list.length; index += 1) {
+    prepared[index] = prepareEvent(runId, list[index], index);
+  }
+  return prepared;
+}
+
+function prepareEvent(runId: string, event: unknown, index: number): PreparedEvent {
+  if (typeof event !== "object" || event === null || Array.isArray(event)) {
+    throw new InvalidEventError({ runId, index, problem: "expected an object { type, payload }" });
+  }
+  const { type, payload } = event as { type?: unknown; payload?: unknown };
+  if (typeof type !== "string" || !eventTypePattern.test(type)) {
+    throw new InvalidEventError({
+      runId,
+      index,
+      problem: `type ${JSON.stringify(type) ?? String(type)} must be 1..200 characters of A-Z a-z 0-9 _ . : - starting with a letter`,
+    });
+  }
+  let payloadJson: string;
+  try {
+    payloadJson = canonicalJson(payload);
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) {
+      throw new InvalidEventError({
+        runId,
+        index,
+        path: error.path,
+        problem: `the payload of a ${type} event is not plain JSON (${error.message})`,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return { type, payloadJson };
+}
+
+/**
+ * `evt_` + 16 hex of sha256 over the canonical JSON of `{ runId, sequence, type, payload }`.
+ * Built by hand from the already-canonical payload text: keys in JCS order (payload < runId <
+ * sequence < type) and strings that need no escaping beyond JSON.stringify (run ids and types
+ * are restricted to ASCII), so the result equals `contentId("evt", {...})` without a second
+ * canonicalization of the payload.
+ */
+export function eventIdFor(options: {
+  readonly runId: string;
+  readonly sequence: number;
+  readonly type: string;
+  readonly payloadJson: string;
+}): string {
+  const text = `{"payload":${options.payloadJson},"runId":${JSON.stringify(options.runId)},"sequence":${options.sequence},"type":${JSON.stringify(options.type)}}`;
+  return idFromDigest("evt", sha256DigestOfBytes(text));
+}
+
+/** The envelope as returned to callers: a fresh payload parsed from the stored text. */
+export function envelopeOf(options: {
+  readonly eventId: string;
+  readonly runId: string;
+  readonly sequence: number;
+  readonly type: string;
+  readonly recordedAt: string;
+  readonly payloadJson: string;
+}): EventEnvelope {
+  return {
+    eventId: options.eventId,
+    runId: options.runId,
+    sequence: options.sequence,
+    type: options.type,
+    recordedAt: options.recordedAt,
+    payload: JSON.parse(options.payloadJson) as JsonValue,
+  };
+}

@@ -1,0 +1,295 @@
+import { accessSync, constants, mkdirSync } from "node:fs";
+import { mkdir, readFile, rm, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { ArtifactIntegrityError, ArtifactNotFoundError } from "./artifact-errors.js";
+import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact } from "./artifact-content.js";
+import { writeFileDurably } from "./durable-file.js";
+import { resolveDurability, type Durability } from "./durability.js";
+import { prepareEvents } from "./event-envelope.js";
+import { requireArtifactId, requireOuterLoopId, requireRunId } from "./identifiers.js";
+import type { JsonObject } from "./json-value.js";
+import { resolveListEventsOptions } from "./list-events-options.js";
+import { serializeOuterLoopManifest } from "./outer-loop-manifest.js";
+import { OuterLoopManifestCorruptError } from "./outer-loop-manifest-errors.js";
+import { openSqliteEventLog } from "./sqlite-event-log.js";
+import { sqliteRunLocks } from "./sqlite-run-locks.js";
+import type { ArtifactManifest, RunLock, StoredArtifact, World, WorldPaths } from "./world.js";
+import { DataDirNotWritableError, UnknownRunError, WorldClosedError } from "./world-errors.js";
+import { resolveDataDir, resolveMaxConcurrentSteps } from "./world-options.js";
+import { worldPaths } from "./world-paths.js";
+
+export type LocalWorldOptions = {
+  /** Default `.little-workflow` (relative to the current directory). */
+  readonly dataDir?: string;
+  /** Cap on in-flight step attempts across all parallel groups. Default 8. */
+  readonly maxConcurrentSteps?: number;
+  /** Default `"strict"`. See `Durability`. */
+  readonly durability?: Durability;
+};
+
+/** The local world's own paths, beside the shared roots. */
+export type LocalWorldPaths = WorldPaths & {
+  /** `<dataDir>/events/events.db` (SQLite, WAL). */
+  readonly eventsDb: string;
+  /** `<dataDir>/artifacts` with `<art_id>.json` manifests. */
+  readonly artifacts: string;
+  /** `<dataDir>/artifacts/blobs/<art_id>`. */
+  readonly artifactBlobs: string;
+  /** `<dataDir>/locks/<runId>/owner.json`. */
+  readonly locks: string;
+  /** `<dataDir>/outer-loops/<outerLoopId>.json`. */
+  readonly outerLoops: string;
+};
+
+export type LocalWorld = World & {
+  readonly durability: Durability;
+  readonly paths: LocalWorldPaths;
+  /** The effective SQLite settings of this world's connection, for checks and diagnostics. */
+  storageSettings(): { readonly journalMode: string; readonly synchronous: "FULL" | "NORMAL" | "OFF" | "EXTRA" };
+};
+
+const synchronousNames = ["OFF", "NORMAL", "FULL", "EXTRA"] as const;
+
+/**
+ * A world on the local disk: SQLite (WAL) for events and run locks, files for artifacts and
+ * outer-loop manifests. Opens synchronously; a data dir that cannot be written throws
+ * `DataDirNotWritableError`, a damaged `events.db` throws `EventLogCorruptError`, before
+ * anything is written to it.
+ */
+export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
+  const durability = resolveDurability(options.durability);
+  const maxConcurrentSteps = resolveMaxConcurrentSteps(options.maxConcurrentSteps);
+  const shared = worldPaths(resolveDataDir(options.dataDir));
+  const paths: LocalWorldPaths = {
+    ...shared,
+    eventsDb: join(shared.dataDir, "events", "events.db"),
+    artifacts: join(shared.dataDir, "artifacts"),
+    artifactBlobs: join(shared.dataDir, "artifacts", "blobs"),
+    locks: join(shared.dataDir, "locks"),
+    outerLoops: join(shared.dataDir, "outer-loops"),
+  };
+  for (const folder of [join(shared.dataDir, "events"), paths.artifactBlobs, paths.locks, paths.outerLoops]) {
+    ensureWritableFolder(folder);
+  }
+  const eventLog = openSqliteEventLog({ path: paths.eventsDb, durability });
+  const locks = sqliteRunLocks(eventLog);
+  const sync = durability === "strict";
+  const heldLocks = new Map<string, RunLock>();
+  let closed = false;
+
+  function open(operation: string): void {
+    if (closed) throw new WorldClosedError(operation);
+  }
+
+  async function read(artifactId: string): Promise<StoredArtifact> {
+    requireArtifactId(artifactId);
+    const manifestPath = join(paths.artifacts, `${artifactId}.json`);
+    const manifestText = await readOptional(manifestPath);
+    if (manifestText === undefined) throw new ArtifactNotFoundError(artifactId);
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(manifestText);
+    } catch {
+      throw new ArtifactIntegrityError(artifactId, `its manifest ${manifestPath} is not JSON`);
+    }
+    const blobPath = join(paths.artifactBlobs, artifactId);
+    const bytes = await readOptionalBytes(blobPath);
+    if (bytes === undefined) throw new ArtifactIntegrityError(artifactId, `its bytes are missing (${blobPath})`);
+    return { manifest: verifyArtifact(artifactId, manifest, bytes), bytes };
+  }
+
+  async function alreadyStored(manifest: ArtifactManifest): Promise<boolean> {
+    try {
+      await read(manifest.id);
+      return true;
+    } catch (error) {
+      // Absent or damaged: (re)write it. The content is addressed by its id, so rewriting heals.
+      if (error instanceof ArtifactNotFoundError || error instanceof ArtifactIntegrityError) return false;
+      throw error;
+    }
+  }
+
+  async function writeOwnerFile(lock: { runId: string; owner: object }): Promise<void> {
+    const folder = join(paths.locks, lock.runId);
+    await mkdir(folder, { recursive: true });
+    await writeFileDurably({ path: join(folder, "owner.json"), data: `${JSON.stringify(lock.owner, null, 2)}\n`, sync });
+  }
+
+  async function removeOwnerFile(runId: string, token: string): Promise<void> {
+    const file = join(paths.locks, runId, "owner.json");
+    const text = await readOptional(file);
+    if (text === undefined) return;
+    try {
+      if ((JSON.parse(text) as { token?: unknown }).token !== token) return;
+    } catch {
+      // A damaged mirror of our own lock: remove it.
+    }
+    await unlink(file).catch(() => undefined);
+    await rm(join(paths.locks, runId), { recursive: false, force: true }).catch(() => undefined);
+  }
+
+  return {
+    paths,
+    durability,
+    maxConcurrentSteps,
+
+    async appendEvents(runId, events) {
+      open("append events");
+      requireRunId(runId);
+      return eventLog.append(runId, prepareEvents(runId, events));
+    },
+
+    async listEvents(runId, listOptions) {
+      open("list events");
+      requireRunId(runId);
+      return eventLog.list(runId, resolveListEventsOptions(listOptions));
+    },
+
+    async listRuns() {
+      open("list runs");
+      return eventLog.listRuns();
+    },
+
+    async getRun(runId) {
+      open("get a run");
+      requireRunId(runId);
+      return eventLog.getRun(runId);
+    },
+
+    async writeArtifact(input) {
+      open("write an artifact");
+      const { manifest, bytes } = encodeArtifact(input);
+      if (!eventLog.hasRun(manifest.runId)) throw new UnknownRunError(manifest.runId, "writing an artifact");
+      if (await alreadyStored(manifest)) return manifest;
+      // Bytes first, manifest second: a manifest on disk always has its bytes beside it.
+      await writeFileDurably({ path: join(paths.artifactBlobs, manifest.id), data: bytes, sync });
+      await writeFileDurably({
+        path: join(paths.artifacts, `${manifest.id}.json`),
+        data: `${JSON.stringify(manifest, null, 2)}\n`,
+        sync,
+      });
+      return manifest;
+    },
+
+    async readArtifact(artifactId) {
+      open("read an artifact");
+      return read(artifactId);
+    },
+
+    async readArtifactText(artifactId) {
+      open("read an artifact");
+      const { manifest, bytes } = await read(artifactId);
+      return decodeArtifactText(manifest, bytes);
+    },
+
+    async readArtifactJson(artifactId) {
+      open("read an artifact");
+      const { manifest, bytes } = await read(artifactId);
+      return decodeArtifactJson(manifest, bytes);
+    },
+
+    async getArtifactManifest(artifactId) {
+      open("read an artifact manifest");
+      try {
+        return (await read(artifactId)).manifest;
+      } catch (error) {
+        if (error instanceof ArtifactNotFoundError) return undefined;
+        throw error;
+      }
+    },
+
+    async acquireRunLock(runId) {
+      open("acquire a run lock");
+      requireRunId(runId);
+      const { owner, recoveredFrom } = locks.acquire(runId);
+      try {
+        await writeOwnerFile({ runId, owner });
+      } catch (error) {
+        locks.release(runId, owner.token);
+        throw new DataDirNotWritableError(join(paths.locks, runId), error);
+      }
+      let released = false;
+      const lock: RunLock = {
+        runId,
+        token: owner.token,
+        pid: owner.pid,
+        acquiredAt: owner.acquiredAt,
+        ...(recoveredFrom === undefined ? {} : { recoveredFrom }),
+        async release() {
+          if (released) return;
+          released = true;
+          heldLocks.delete(owner.token);
+          // The mirror goes first: once the row is deleted another process may write its own.
+          await removeOwnerFile(runId, owner.token);
+          locks.release(runId, owner.token);
+        },
+      };
+      heldLocks.set(owner.token, lock);
+      return lock;
+    },
+
+    async readOuterLoopManifest(outerLoopId) {
+      open("read an outer-loop manifest");
+      requireOuterLoopId(outerLoopId);
+      const path = join(paths.outerLoops, `${outerLoopId}.json`);
+      const text = await readOptional(path);
+      if (text === undefined) return undefined;
+      let manifest: unknown;
+      try {
+        manifest = JSON.parse(text);
+      } catch (error) {
+        throw new OuterLoopManifestCorruptError(outerLoopId, path, error);
+      }
+      if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
+        throw new OuterLoopManifestCorruptError(outerLoopId, path);
+      }
+      return manifest as JsonObject;
+    },
+
+    async writeOuterLoopManifest(outerLoopId, manifest) {
+      open("write an outer-loop manifest");
+      requireOuterLoopId(outerLoopId);
+      const text = serializeOuterLoopManifest(outerLoopId, manifest);
+      await writeFileDurably({ path: join(paths.outerLoops, `${outerLoopId}.json`), data: `${text}\n`, sync });
+    },
+
+    storageSettings() {
+      open("read storage settings");
+      const { journalMode, synchronous } = eventLog.pragmas();
+      return { journalMode, synchronous: synchronousNames[synchronous] ?? "OFF" };
+    },
+
+    async close() {
+      if (closed) return;
+      // Locks still held by this world are given back: the process may live on, and a live
+      // holder's lock would otherwise never be recovered.
+      for (const lock of [...heldLocks.values()]) await lock.release();
+      closed = true;
+      eventLog.close();
+    },
+  };
+}
+
+function ensureWritableFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    throw new DataDirNotWritableError(folder, error);
+  }
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  const bytes = await readOptionalBytes(path);
+  return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
+async function readOptionalBytes(path: string): Promise<Uint8Array | undefined> {
+  try {
+    const buffer = await readFile(path);
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+    throw error;
+  }
+}

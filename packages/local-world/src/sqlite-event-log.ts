@@ -1,0 +1,249 @@
+import Database from "better-sqlite3";
+import { EventLogCorruptError, EventLogGapError, EventLogUnavailableError } from "./event-log-errors.js";
+import { envelopeOf, eventIdFor, type PreparedEvent } from "./event-envelope.js";
+import type { ResolvedListEventsOptions } from "./list-events-options.js";
+import { checkDatabaseFile } from "./sqlite-file-check.js";
+import { synchronousLevel, type Durability } from "./durability.js";
+import type { EventEnvelope, RunSummary } from "./world.js";
+import { DurabilityNotAppliedError } from "./world-errors.js";
+
+/** The SQLite half of `localWorld()`: the event log and the run-lock table, in `events.db`. */
+export type SqliteEventLog = {
+  readonly path: string;
+  readonly database: Database.Database;
+  append(runId: string, events: readonly PreparedEvent[]): EventEnvelope[];
+  list(runId: string, options: ResolvedListEventsOptions): EventEnvelope[];
+  hasRun(runId: string): boolean;
+  getRun(runId: string): RunSummary | undefined;
+  listRuns(): RunSummary[];
+  /** The effective pragmas of this connection. */
+  pragmas(): { readonly journalMode: string; readonly synchronous: number };
+  /** Runs `work` inside an IMMEDIATE transaction, mapping SQLite failures to named errors. */
+  immediate<T>(operation: string, work: () => T): T;
+  close(): void;
+};
+
+// Dense sequences are enforced by the database itself, not only by this code: the primary key
+// forbids a repeat and the trigger forbids a gap, whoever writes to the file.
+const schema = `
+CREATE TABLE IF NOT EXISTS events (
+  run_id TEXT NOT NULL,
+  sequence INTEGER NOT NULL CHECK (sequence >= 1),
+  event_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  PRIMARY KEY (run_id, sequence)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS events_dense_sequence BEFORE INSERT ON events
+WHEN NEW.sequence <> COALESCE((SELECT MAX(sequence) FROM events WHERE run_id = NEW.run_id), 0) + 1
+BEGIN
+  SELECT RAISE(ABORT, 'event sequences must be dense: expected the next sequence of the run');
+END;
+CREATE TABLE IF NOT EXISTS run_locks (
+  run_id TEXT PRIMARY KEY,
+  token TEXT NOT NULL,
+  owner TEXT NOT NULL
+);
+`;
+
+const expectedEventColumns = ["run_id", "sequence", "event_id", "type", "recorded_at", "payload"];
+
+export function openSqliteEventLog(options: { readonly path: string; readonly durability: Durability }): SqliteEventLog {
+  const { path, durability } = options;
+  checkDatabaseFile(path);
+  const wanted = synchronousLevel[durability];
+  let database: Database.Database;
+  try {
+    database = new Database(path);
+  } catch (error) {
+    throw mapOpenError(path, error);
+  }
+  try {
+    // Wait for another process's write transaction instead of failing at once.
+    database.pragma("busy_timeout = 10000");
+    const journalMode = database.pragma("journal_mode = WAL", { simple: true });
+    if (journalMode !== "wal") throw new EventLogCorruptError(path, `SQLite refused WAL mode (journal_mode=${String(journalMode)})`);
+    // better-sqlite3 is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1: a connection starts at
+    // NORMAL in WAL mode unless told otherwise, so the level is set on every connection.
+    database.pragma(`synchronous = ${wanted.name}`);
+    database.exec(schema);
+    checkEventColumns(path, database);
+  } catch (error) {
+    database.close();
+    throw mapOpenError(path, error);
+  }
+
+  const lastSequence = database.prepare<[string], number | null>("SELECT MAX(sequence) FROM events WHERE run_id = ?").pluck();
+  const insert = database.prepare(
+    "INSERT INTO events (run_id, sequence, event_id, type, recorded_at, payload) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const selectAfter = database
+    .prepare<[string, number], [number, string, string, string, string]>(
+      "SELECT sequence, event_id, type, recorded_at, payload FROM events WHERE run_id = ? AND sequence > ? ORDER BY sequence",
+    )
+    .raw();
+  const selectAfterWithPrefix = database
+    .prepare<[string, number, string, string], [number, string, string, string, string]>(
+      "SELECT sequence, event_id, type, recorded_at, payload FROM events WHERE run_id = ? AND sequence > ? AND substr(type, 1, length(?)) = ? ORDER BY sequence",
+    )
+    .raw();
+  const hasEvents = database.prepare<[string], number>("SELECT 1 FROM events WHERE run_id = ? LIMIT 1").pluck();
+  const eventAt = database
+    .prepare<[string, number], [string, string]>("SELECT type, recorded_at FROM events WHERE run_id = ? AND sequence = ?")
+    .raw();
+  // Walks the distinct run ids with one index seek each instead of scanning every event.
+  const runIds = database
+    .prepare<[], string>(
+      `WITH RECURSIVE ids(run_id) AS (
+         SELECT MIN(run_id) FROM events
+         UNION ALL
+         SELECT (SELECT MIN(run_id) FROM events WHERE run_id > ids.run_id) FROM ids WHERE ids.run_id IS NOT NULL
+       ) SELECT run_id FROM ids WHERE run_id IS NOT NULL`,
+    )
+    .pluck();
+
+  let durabilityChecked = false;
+
+  function checkDurabilityAfterWrite(): void {
+    const actual = database.pragma("synchronous", { simple: true });
+    if (actual !== wanted.value) {
+      throw new DurabilityNotAppliedError(wanted.name, String(actual));
+    }
+    durabilityChecked = true;
+  }
+
+  const appendTransaction = database.transaction((runId: string, events: readonly PreparedEvent[], recordedAt: string) => {
+    const first = (lastSequence.get(runId) ?? 0) + 1;
+    const stored: EventEnvelope[] = new Array(events.length);
+    for (let index = 0; index < events.length; index += 1) {
+      const event = events[index]!;
+      const sequence = first + index;
+      const eventId = eventIdFor({ runId, sequence, type: event.type, payloadJson: event.payloadJson });
+      insert.run(runId, sequence, eventId, event.type, recordedAt, event.payloadJson);
+      stored[index] = envelopeOf({ eventId, runId, sequence, type: event.type, recordedAt, payloadJson: event.payloadJson });
+    }
+    return stored;
+  });
+
+  function guard<T>(operation: string, work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw mapRuntimeError(path, operation, error);
+    }
+  }
+
+  function summaryOf(runId: string): RunSummary | undefined {
+    const count = lastSequence.get(runId);
+    if (count === null || count === undefined) return undefined;
+    const first = eventAt.get(runId, 1);
+    const last = eventAt.get(runId, count);
+    if (first === undefined || last === undefined) throw new EventLogGapError(runId, 1, count);
+    return {
+      runId,
+      eventCount: count,
+      firstEventType: first[0],
+      firstRecordedAt: first[1],
+      lastEventType: last[0],
+      lastRecordedAt: last[1],
+    };
+  }
+
+  return {
+    path,
+    database,
+
+    append(runId, events) {
+      if (events.length === 0) return [];
+      const recordedAt = new Date().toISOString();
+      const stored = guard("append events", () => appendTransaction.immediate(runId, events, recordedAt));
+      if (!durabilityChecked) checkDurabilityAfterWrite();
+      return stored;
+    },
+
+    list(runId, listOptions) {
+      const rows = guard("list events", () =>
+        listOptions.typePrefix === undefined
+          ? selectAfter.all(runId, listOptions.afterSequence)
+          : selectAfterWithPrefix.all(runId, listOptions.afterSequence, listOptions.typePrefix, listOptions.typePrefix),
+      );
+      const envelopes: EventEnvelope[] = new Array(rows.length);
+      for (let index = 0; index < rows.length; index += 1) {
+        const [sequence, eventId, type, recordedAt, payloadJson] = rows[index]!;
+        // Without a type filter the rows must be exactly afterSequence+1, +2, …: anything else
+        // means the file was edited behind the world's back.
+        if (listOptions.typePrefix === undefined && sequence !== listOptions.afterSequence + index + 1) {
+          throw new EventLogGapError(runId, listOptions.afterSequence + index + 1, sequence);
+        }
+        envelopes[index] = envelopeOf({ eventId, runId, sequence, type, recordedAt, payloadJson });
+      }
+      return envelopes;
+    },
+
+    hasRun(runId) {
+      return guard("look up a run", () => hasEvents.get(runId) !== undefined);
+    },
+
+    getRun(runId) {
+      return guard("read a run summary", () => summaryOf(runId));
+    },
+
+    listRuns() {
+      return guard("list runs", () => {
+        const summaries = runIds.all().map((runId) => summaryOf(runId)!);
+        return summaries.sort(
+          (left, right) => compare(left.firstRecordedAt, right.firstRecordedAt) || compare(left.runId, right.runId),
+        );
+      });
+    },
+
+    pragmas() {
+      return {
+        journalMode: String(database.pragma("journal_mode", { simple: true })),
+        synchronous: Number(database.pragma("synchronous", { simple: true })),
+      };
+    },
+
+    immediate(operation, work) {
+      return guard(operation, () => database.transaction(work).immediate());
+    },
+
+    close() {
+      if (database.open) database.close();
+    },
+  };
+}
+
+function checkEventColumns(path: string, database: Database.Database): void {
+  const columns = database
+    .prepare<[], string>("SELECT name FROM pragma_table_info('events')")
+    .pluck()
+    .all();
+  if (columns.join(",") !== expectedEventColumns.join(",")) {
+    throw new EventLogCorruptError(path, `its events table has columns (${columns.join(", ")}), not an event log's`);
+  }
+}
+
+function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
+}
+
+function mapOpenError(path: string, error: unknown): unknown {
+  if (error instanceof EventLogCorruptError) return error;
+  if (isCorruption(error)) return new EventLogCorruptError(path, (error as Error).message, error);
+  if ((error as { code?: unknown } | null)?.code === undefined) return error;
+  return new EventLogUnavailableError(path, "open the database", error);
+}
+
+function mapRuntimeError(path: string, operation: string, error: unknown): unknown {
+  if (isCorruption(error)) return new EventLogCorruptError(path, (error as Error).message, error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && code.startsWith("SQLITE_")) return new EventLogUnavailableError(path, operation, error);
+  return error;
+}
+
+function compare(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}

@@ -1,0 +1,2 @@
+// Test helpers of @little-stack/local-world (the `/test` subpath; needs vitest).
+export { describeWorldConformance, type WorldConformanceOptions } from "./world-conformance.js";

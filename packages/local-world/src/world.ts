@@ -1,0 +1,197 @@
+import type { JsonObject, JsonValue } from "./json-value.js";
+
+/**
+ * The `World` contract: the storage under every run. `localWorld()` (SQLite + files) and
+ * `memoryWorld()` implement it; a third-party world (Postgres, say) implements it and runs
+ * `describeWorldConformance` from `@little-stack/local-world/test`.
+ *
+ * Every method is asynchronous so that remote storage can implement it; every failure is a
+ * `LittleWorkflowError` with a stable `code` (see the README's error table).
+ */
+export interface World {
+  /**
+   * Appends one event or a batch, atomically: either every event of the batch is stored, with
+   * consecutive sequences following the run's last one, or none is. Resolves to the stored
+   * envelopes in order. The first event of a run id creates the run.
+   *
+   * Payloads must be plain JSON (they are stored as RFC 8785 canonical JSON); anything else is
+   * rejected with `InvalidEventError` naming the event and the JSONPath, and nothing is stored.
+   * Correct under concurrent appenders (the sequence is assigned inside the storage's own
+   * transaction); the run lock is what keeps a second *runtime* from interleaving its events.
+   */
+  appendEvents(runId: string, events: EventInput | readonly EventInput[]): Promise<EventEnvelope[]>;
+
+  /**
+   * The run's events in sequence order, optionally only those after `afterSequence` and/or
+   * whose type starts with `typePrefix`. A run with no events (an unknown run id) yields `[]`.
+   */
+  listEvents(runId: string, options?: ListEventsOptions): Promise<EventEnvelope[]>;
+
+  /** One summary per run that has at least one event, oldest first. */
+  listRuns(): Promise<RunSummary[]>;
+
+  /** The summary of one run, or `undefined` when the run has no events. */
+  getRun(runId: string): Promise<RunSummary | undefined>;
+
+  /**
+   * Stores an artifact (bytes, UTF-8 text or JSON) of an existing run and resolves to its
+   * manifest. Ids are content-addressed (`art_` + 16 hex of the digest of the manifest fields),
+   * so writing the same content twice is idempotent. The artifact is durable when this
+   * resolves: write it before the event that references it. Throws `UnknownRunError` when the
+   * run has no events yet.
+   */
+  writeArtifact(input: ArtifactInput): Promise<ArtifactManifest>;
+
+  /** The manifest and bytes of an artifact, re-hashed: a mismatch throws `ArtifactIntegrityError`. */
+  readArtifact(artifactId: string): Promise<StoredArtifact>;
+
+  /** The artifact decoded as UTF-8 (any encoding; invalid UTF-8 throws `InvalidArtifactError`). */
+  readArtifactText(artifactId: string): Promise<string>;
+
+  /** The artifact parsed as JSON (`json` or `utf-8` encodings). */
+  readArtifactJson(artifactId: string): Promise<JsonValue>;
+
+  /** The manifest alone (still verified against the bytes), or `undefined` when unknown. */
+  getArtifactManifest(artifactId: string): Promise<ArtifactManifest | undefined>;
+
+  /**
+   * Takes the run lock: one writer per run. Refused with `RunLockedError` while another live
+   * holder (another process, or another caller in this process) has it; a lock whose holder
+   * process has died is recovered. Of several racing processes exactly one wins.
+   */
+  acquireRunLock(runId: string): Promise<RunLock>;
+
+  /** The outer-loop manifest, or `undefined` when none was written. */
+  readOuterLoopManifest(outerLoopId: string): Promise<JsonObject | undefined>;
+
+  /** Replaces the outer-loop manifest atomically (a reader sees the old or the new one, whole). */
+  writeOuterLoopManifest(outerLoopId: string, manifest: JsonObject): Promise<void>;
+
+  /** Where file-based stores live (memory, run scratch, skills cache). */
+  readonly paths: WorldPaths;
+
+  /** The cap on in-flight step attempts across all parallel groups of a run. */
+  readonly maxConcurrentSteps: number;
+
+  /** Releases the storage. Idempotent; any other call afterwards throws `WorldClosedError`. */
+  close(): Promise<void>;
+}
+
+/** One event to append. `type` is `[A-Za-z][A-Za-z0-9_.:-]*`, at most 200 characters. */
+export type EventInput = {
+  readonly type: string;
+  readonly payload: unknown;
+};
+
+/** A stored event. */
+export type EventEnvelope<TPayload = JsonValue> = {
+  /** `evt_` + 16 hex of the sha256 of the canonical JSON of `{ runId, sequence, type, payload }`. */
+  readonly eventId: string;
+  readonly runId: string;
+  /** 1-based, dense per run. */
+  readonly sequence: number;
+  readonly type: string;
+  /** ISO-8601 UTC time of the append. */
+  readonly recordedAt: string;
+  /** The payload as stored (a fresh copy, detached from the caller's object). */
+  readonly payload: TPayload;
+};
+
+export type ListEventsOptions = {
+  /** Only events with `sequence > afterSequence` (a non-negative integer). */
+  readonly afterSequence?: number;
+  /** Only events whose `type` starts with this string (`"harness.tool_call."`). */
+  readonly typePrefix?: string;
+};
+
+/** What `little runs` needs to print a line per run without reading every event. */
+export type RunSummary = {
+  readonly runId: string;
+  /** Equals the last sequence, because sequences are dense. */
+  readonly eventCount: number;
+  readonly firstEventType: string;
+  readonly firstRecordedAt: string;
+  readonly lastEventType: string;
+  readonly lastRecordedAt: string;
+};
+
+/** How an artifact's bytes are meant to be read. */
+export type ArtifactEncoding = "binary" | "utf-8" | "json";
+
+/** The manifest stored beside every artifact. */
+export type ArtifactManifest = {
+  /** `art_` + 16 hex of the digest of every other field of this manifest. */
+  readonly id: string;
+  readonly runId: string;
+  /** The step that produced it; `""` for a run-level artifact. */
+  readonly stepPath: string;
+  readonly name: string;
+  readonly contentType: string;
+  readonly encoding: ArtifactEncoding;
+  /** `sha256:` + 64 hex of the bytes. */
+  readonly sha256: string;
+  /** Size in bytes. */
+  readonly size: number;
+};
+
+type ArtifactTarget = {
+  readonly runId: string;
+  /** The producing step's path; `""` for a run-level artifact. */
+  readonly stepPath: string;
+  /** A file-like name (`report.md`), 1..255 characters, no NUL, no `/`. */
+  readonly name: string;
+  /** Defaults by encoding: `application/octet-stream`, `text/plain; charset=utf-8`, `application/json`. */
+  readonly contentType?: string;
+};
+
+/** Exactly one of `bytes`, `text` or `json`. */
+export type ArtifactInput =
+  | (ArtifactTarget & { readonly bytes: Uint8Array; readonly text?: never; readonly json?: never })
+  | (ArtifactTarget & { readonly text: string; readonly bytes?: never; readonly json?: never })
+  | (ArtifactTarget & { readonly json: unknown; readonly bytes?: never; readonly text?: never });
+
+export type StoredArtifact = {
+  readonly manifest: ArtifactManifest;
+  readonly bytes: Uint8Array;
+};
+
+/** A held run lock. */
+export type RunLock = {
+  readonly runId: string;
+  /** Random token naming this acquisition. */
+  readonly token: string;
+  readonly pid: number;
+  readonly acquiredAt: string;
+  /** The dead holder this acquisition replaced, when the lock was recovered. */
+  readonly recoveredFrom?: RunLockOwner;
+  /** Gives the lock up. Idempotent; never releases a lock someone else has since taken. */
+  release(): Promise<void>;
+};
+
+/** Who holds (or held) a run lock: what `locks/<runId>/owner.json` records. */
+export type RunLockOwner = {
+  readonly runId: string;
+  readonly token: string;
+  readonly pid: number;
+  readonly hostname: string;
+  readonly acquiredAt: string;
+  /** The holder's start time from `/proc` (Linux), to tell a reused pid from the holder. */
+  readonly processStartTime?: string;
+};
+
+/**
+ * Roots of the file-based stores. The layout below each root (per run, per sub-run, per step)
+ * belongs to `@little-stack/memory`; the world only says where the roots are.
+ */
+export type WorldPaths = {
+  readonly dataDir: string;
+  /** `<dataDir>/memory` with `workflows/<id>`, `pipelines/<key>` and `org` below it. */
+  readonly memory: string;
+  readonly memoryWorkflows: string;
+  readonly memoryPipelines: string;
+  readonly memoryOrg: string;
+  /** `<dataDir>/runs`: `<runId>/scratch`, `<runId>/sub-runs/<subRunId>/…`, `steps/<stepPath>/scratch`. */
+  readonly runs: string;
+  /** `<dataDir>/skills-cache/<sha>/`. */
+  readonly skillsCache: string;
+};
