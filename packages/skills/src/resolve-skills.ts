@@ -1,0 +1,40 @@
+import type { Sha256Digest } from "@little-stack/canonical";
+import { mergeSkills } from "./merge-skills.js";
+import { loadOrgSkills } from "./org-skills.js";
+import { resolveSkill, type ResolveSkillOptions } from "./resolve-skill.js";
+import type { SkillDescriptor } from "./skill-descriptor.js";
+import { isSkillReference, skill, type SkillReference } from "./skill-reference.js";
+import { SkillSourceError } from "./skill-source-error.js";
+import { skillsHash } from "./skills-hash.js";
+import type { SkillLogger, SkillWarning } from "./skill-warning.js";
+
+export type ResolvedSkillSet = {
+  /** Sorted by name; workflow-declared skills win over org skills of the same name. */
+  readonly skills: readonly SkillDescriptor[];
+  readonly warnings: readonly SkillWarning[];
+  /** `skillsHash(skills)`. */
+  readonly hash: Sha256Digest;
+};
+
+/**
+ * The skill set of one harness session: resolves the workflow-declared skills (in order; strings
+ * are passed through `skill()`), unions them with the org skills under
+ * `<dataDir>/memory/org/skills/*` (unless `includeOrg: false`), and hashes the result. Warnings
+ * are returned and, when a logger is given, sent to `logger.warn`.
+ */
+export async function resolveSkills(
+  declared: readonly (SkillReference | string)[],
+  options: ResolveSkillOptions & { readonly includeOrg?: boolean; readonly logger?: SkillLogger },
+): Promise<ResolvedSkillSet> {
+  const workflow: SkillDescriptor[] = [];
+  for (const [index, entry] of declared.entries()) {
+    if (typeof entry === "string") workflow.push(await resolveSkill(skill(entry), options));
+    else if (isSkillReference(entry)) workflow.push(await resolveSkill(entry, options));
+    else throw new SkillSourceError("skills.invalid_source", `skills[${index}]`, `skills[${index}] is not a skill() reference or a string.`);
+  }
+  const org = options.includeOrg === false ? { skills: [], warnings: [] } : await loadOrgSkills(options);
+  const merged = mergeSkills({ workflow, org: org.skills });
+  const warnings = [...org.warnings, ...merged.warnings];
+  for (const warning of warnings) options.logger?.warn(warning.message, warning);
+  return { skills: merged.skills, warnings, hash: skillsHash(merged.skills) };
+}

@@ -1,0 +1,20 @@
+import type { Sha256Digest } from "@little-stack/canonical";
+import type { SkillSource } from "./skill-reference.js";
+
+/** Where a resolved skill came from: declared by the workflow, or found in the org store. */
+export type SkillOrigin = "workflow" | "org";
+
+/** A resolved skill: frontmatter read, files on the host, ready to list and stage. */
+export type SkillDescriptor = {
+  readonly name: string;
+  /** Frontmatter description, whitespace collapsed to one line. */
+  readonly description: string;
+  readonly origin: SkillOrigin;
+  /** Host directory staged read-only at `.agents/skills/<name>/` (contains SKILL.md). */
+  readonly directory: string;
+  /** The `skill()` spec, or the org directory for org skills. */
+  readonly spec: string;
+  readonly source: SkillSource | { readonly kind: "org"; readonly path: string };
+  /** `directoryDigest` of `directory`. */
+  readonly contentDigest: Sha256Digest;
+};
