@@ -13,6 +13,8 @@ describe("resolving AI SDK model references in the bundled registry", () => {
     ["anthropic.messages", "claude-haiku-4-5-20251001", "anthropic/claude-haiku-4-5", "provider-alias-and-snapshot"],
     ["google.generative-ai", "models/gemini-2.5-flash", "google/gemini-2.5-flash", "provider-alias"],
     ["OpenAI", "GPT-4o-Mini", "openai/gpt-4o-mini", "exact"],
+    ["openai.completion", "gpt-4.1-nano", "openai/gpt-4.1-nano", "provider-alias"],
+    ["google.vertex.chat", "gemini-2.5-pro", "google/gemini-2.5-pro", "provider-alias"],
   ])("%s + %s → %s (%s)", (provider, modelId, key, rule) => {
     const resolution = bundledModelRegistry.resolve({ provider, modelId });
     expect(resolution?.key).toBe(key);
@@ -31,6 +33,7 @@ describe("resolving AI SDK model references in the bundled registry", () => {
   it.each([
     ["openai-compatible.chat", "gpt-4o-mini"],
     ["azure.chat", "gpt-4o-mini"],
+    ["google.vertex.anthropic.messages", "claude-sonnet-5-5"],
     ["openai", "gpt-4o-mini-preview"],
     ["openai", "gpt-4o-mini-2024-07"],
     ["anthropic", "claude-haiku"],
