@@ -84,11 +84,21 @@ export function createModelRegistry(
 function normalizeEntry(input: ModelRegistryEntryInput, index: number): ModelRegistryEntry {
   const where = `#${index}`;
   if (typeof input !== "object" || input === null) {
-    throw new InvalidModelRegistryError({ key: where, field: "entry", problem: "is not an object", fix: "Each entry is { provider, modelId, pricing?, ... }." });
+    throw new InvalidModelRegistryError({
+      key: where,
+      field: "entry",
+      problem: "is not an object",
+      fix: "Each entry is { provider, modelId, pricing?, ... }.",
+    });
   }
   const provider = requireName(input.provider, { where, field: "provider" });
   if (provider.includes("/")) {
-    throw new InvalidModelRegistryError({ key: where, field: "provider", problem: `"${provider}" contains "/"`, fix: "Use the bare provider id, e.g. \"openai\"." });
+    throw new InvalidModelRegistryError({
+      key: where,
+      field: "provider",
+      problem: `"${provider}" contains "/"`,
+      fix: "Use the bare provider id, e.g. \"openai\".",
+    });
   }
   const modelId = requireName(input.modelId, { where, field: "modelId" });
   const key = modelRegistryKey({ provider, modelId });
@@ -114,13 +124,23 @@ function normalizeEntry(input: ModelRegistryEntryInput, index: number): ModelReg
 
 function normalizePricing(pricing: ModelPricing, key: string): ModelPricing {
   if (typeof pricing !== "object" || pricing === null) {
-    throw new InvalidModelRegistryError({ key: key, field: "pricing", problem: "is not an object", fix: "Give { inputPerMillionUsd, outputPerMillionUsd, cachedInputPerMillionUsd? } or omit pricing." });
+    throw new InvalidModelRegistryError({
+      key,
+      field: "pricing",
+      problem: "is not an object",
+      fix: "Give { inputPerMillionUsd, outputPerMillionUsd, cachedInputPerMillionUsd? } or omit pricing.",
+    });
   }
   const base = normalizeRates(pricing, { key, field: "pricing" });
   if (pricing.longContext === undefined) return Object.freeze(base);
   const longContext = pricing.longContext;
   if (typeof longContext !== "object" || longContext === null) {
-    throw new InvalidModelRegistryError({ key: key, field: "pricing.longContext", problem: "is not an object", fix: "Give { aboveInputTokens, inputPerMillionUsd, outputPerMillionUsd, ... }." });
+    throw new InvalidModelRegistryError({
+      key,
+      field: "pricing.longContext",
+      problem: "is not an object",
+      fix: "Give { aboveInputTokens, inputPerMillionUsd, outputPerMillionUsd, ... }.",
+    });
   }
   const aboveInputTokens = requirePositiveInteger(longContext.aboveInputTokens, { key, field: "pricing.longContext.aboveInputTokens" });
   const longRates = normalizeRates(longContext, { key, field: "pricing.longContext" });
@@ -134,38 +154,68 @@ function normalizeRates(rates: ModelTokenRates, where: { readonly key: string; r
   const cachedField = `${where.field}.cachedInputPerMillionUsd`;
   const cachedInputPerMillionUsd = requireRate(rates.cachedInputPerMillionUsd, { ...where, field: cachedField });
   if (cachedInputPerMillionUsd > inputPerMillionUsd) {
-    throw new InvalidModelRegistryError({ key: where.key, field: cachedField, problem: `(${cachedInputPerMillionUsd}) is higher than the input rate (${inputPerMillionUsd})`, fix: "A cache read is a discount on input; check the two figures are not swapped." });
+    throw new InvalidModelRegistryError({
+      key: where.key,
+      field: cachedField,
+      problem: `(${cachedInputPerMillionUsd}) is higher than the input rate (${inputPerMillionUsd})`,
+      fix: "A cache read is a discount on input; check the two figures are not swapped.",
+    });
   }
   return { inputPerMillionUsd, cachedInputPerMillionUsd, outputPerMillionUsd };
 }
 
 function requireRate(value: unknown, where: { readonly key: string; readonly field: string }): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new InvalidModelRegistryError({ key: where.key, field: where.field, problem: `must be a finite number >= 0 (got ${String(value)})`, fix: "Give USD per 1,000,000 tokens, e.g. 0.15." });
+    throw new InvalidModelRegistryError({
+      key: where.key,
+      field: where.field,
+      problem: `must be a finite number >= 0 (got ${String(value)})`,
+      fix: "Give USD per 1,000,000 tokens, e.g. 0.15.",
+    });
   }
   if (ratePicoPerToken(value) === undefined) {
-    throw new InvalidModelRegistryError({ key: where.key, field: where.field, problem: `has more than 6 decimal places (got ${value})`, fix: "Rates are USD per 1,000,000 tokens; round to 6 decimals (a millionth of a dollar per million tokens)." });
+    throw new InvalidModelRegistryError({
+      key: where.key,
+      field: where.field,
+      problem: `has more than 6 decimal places (got ${value})`,
+      fix: "Rates are USD per 1,000,000 tokens; round to 6 decimals (a millionth of a dollar per million tokens).",
+    });
   }
   return value;
 }
 
 function requirePositiveInteger(value: unknown, where: { readonly key: string; readonly field: string }): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new InvalidModelRegistryError({ key: where.key, field: where.field, problem: `must be a positive integer token count (got ${String(value)})`, fix: "Give a whole number of tokens, or omit the field." });
+    throw new InvalidModelRegistryError({
+      key: where.key,
+      field: where.field,
+      problem: `must be a positive integer token count (got ${String(value)})`,
+      fix: "Give a whole number of tokens, or omit the field.",
+    });
   }
   return value;
 }
 
 function requireName(value: unknown, where: { readonly where: string; readonly field: string }): string {
   if (typeof value !== "string" || value.trim() === "" || value.trim() !== value) {
-    throw new InvalidModelRegistryError({ key: where.where, field: where.field, problem: `must be a non-empty string without surrounding spaces (got ${JSON.stringify(value)})`, fix: "Use the id exactly as the provider spells it." });
+    throw new InvalidModelRegistryError({
+      key: where.where,
+      field: where.field,
+      problem: `must be a non-empty string without surrounding spaces (got ${JSON.stringify(value)})`,
+      fix: "Use the id exactly as the provider spells it.",
+    });
   }
   return value;
 }
 
 function requireDate(value: unknown, key: string): string {
   if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-    throw new InvalidModelRegistryError({ key: key, field: "checkedAt", problem: `must be a date YYYY-MM-DD (got ${JSON.stringify(value)})`, fix: "Record the day you checked the price against its source." });
+    throw new InvalidModelRegistryError({
+      key,
+      field: "checkedAt",
+      problem: `must be a date YYYY-MM-DD (got ${JSON.stringify(value)})`,
+      fix: "Record the day you checked the price against its source.",
+    });
   }
   return value;
 }
@@ -175,14 +225,24 @@ const capabilityNames = ["tools", "structuredOutput", "reasoning", "vision"] as 
 function normalizeCapabilities(capabilities: Partial<ModelCapabilities> | undefined, key: string): ModelCapabilities {
   if (capabilities === undefined) return Object.freeze({ tools: false, structuredOutput: false, reasoning: false, vision: false });
   if (typeof capabilities !== "object" || capabilities === null) {
-    throw new InvalidModelRegistryError({ key: key, field: "capabilities", problem: "is not an object", fix: "Give { tools?, structuredOutput?, reasoning?, vision? } booleans." });
+    throw new InvalidModelRegistryError({
+      key,
+      field: "capabilities",
+      problem: "is not an object",
+      fix: "Give { tools?, structuredOutput?, reasoning?, vision? } booleans.",
+    });
   }
   const normalized: Record<(typeof capabilityNames)[number], boolean> = { tools: false, structuredOutput: false, reasoning: false, vision: false };
   for (const name of capabilityNames) {
     const value = capabilities[name];
     if (value === undefined) continue;
     if (typeof value !== "boolean") {
-      throw new InvalidModelRegistryError({ key: key, field: `capabilities.${name}`, problem: `must be a boolean (got ${JSON.stringify(value)})`, fix: "Use true or false, or omit it (false)." });
+      throw new InvalidModelRegistryError({
+        key,
+        field: `capabilities.${name}`,
+        problem: `must be a boolean (got ${JSON.stringify(value)})`,
+        fix: "Use true or false, or omit it (false).",
+      });
     }
     normalized[name] = value;
   }

@@ -40,7 +40,12 @@ export function addModelCallToTotals(totals: UsageTotals, pricedCall: PricedMode
 /** Sums totals of several scopes with the same null/0 rule; `[]` gives `emptyUsageTotals()`. */
 export function sumUsageTotals(list: readonly UsageTotals[]): UsageTotals {
   if (!Array.isArray(list)) {
-    throw new InvalidModelUsageError({ field: "list", problem: "expected an array of UsageTotals", value: list, fix: "Pass [] when there is nothing to sum." });
+    throw new InvalidModelUsageError({
+      field: "list",
+      problem: "expected an array of UsageTotals",
+      value: list,
+      fix: "Pass [] when there is nothing to sum.",
+    });
   }
   let sum = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0, pricedCalls: 0, unpricedCalls: 0, costPico: 0n };
   list.forEach((totals, index) => {
@@ -77,7 +82,12 @@ function finishTotals(totals: ExactTotals): UsageTotals {
 
 function readTotals(totals: unknown, field: string): ExactTotals {
   if (typeof totals !== "object" || totals === null) {
-    throw new InvalidModelUsageError({ field, problem: "expected a UsageTotals object", value: totals, fix: "Start from emptyUsageTotals()." });
+    throw new InvalidModelUsageError({
+      field,
+      problem: "expected a UsageTotals object",
+      value: totals,
+      fix: "Start from emptyUsageTotals().",
+    });
   }
   const record = totals as Record<string, unknown>;
   const count = (name: string): number => tokenCount({ record, name, fieldPrefix: field, required: true });
@@ -110,7 +120,12 @@ function readTotals(totals: unknown, field: string): ExactTotals {
 
 function readPricedCall(pricedCall: unknown): { readonly usage: ReturnType<typeof normalizeModelCallUsage>; readonly costPico: bigint | null } {
   if (typeof pricedCall !== "object" || pricedCall === null) {
-    throw new InvalidModelUsageError({ field: "pricedCall", problem: "expected the result of priceModelCall()", value: pricedCall, fix: "Price the call with priceModelCall() first." });
+    throw new InvalidModelUsageError({
+      field: "pricedCall",
+      problem: "expected the result of priceModelCall()",
+      value: pricedCall,
+      fix: "Price the call with priceModelCall() first.",
+    });
   }
   const record = pricedCall as Record<string, unknown>;
   const usage = normalizeModelCallUsage(record["usage"], "pricedCall.usage");
