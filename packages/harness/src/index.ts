@@ -87,6 +87,16 @@ export { openHarnessSession, type HarnessSession, type OpenHarnessSessionOptions
 export { durableGenerateText, durableStreamText, runHarnessSession } from "./agent/durable-generate.js";
 export type { SessionStats } from "./agent/session-core.js";
 
+// Tool registry
+export {
+  createToolRegistry,
+  mergeToolRegistries,
+  type ToolDescriptor,
+  type ToolRegistry,
+  type ToolRegistrySnapshot,
+} from "./tools/tool-registry.js";
+export { executeRegisteredTool } from "./tools/execute-registered-tool.js";
+
 // Errors
 export {
   CostOnEventError,
@@ -103,3 +113,11 @@ export {
 } from "./errors/harness-event-errors.js";
 export { CapabilityDriftError, ReplayDivergenceError } from "./errors/replay-errors.js";
 export { HarnessSessionError, RecordedToolCallError, ToolResultNotJsonError } from "./errors/harness-session-errors.js";
+export {
+  DuplicateToolError,
+  InvalidToolNameError,
+  NotAToolError,
+  ToolInputValidationError,
+  ToolNotExecutableError,
+  UnknownToolError,
+} from "./errors/tool-registry-errors.js";

@@ -1,0 +1,49 @@
+import { asSchema, type ToolExecutionOptions } from "ai";
+import type { HarnessSession } from "../agent/harness-session.js";
+import { codeToolCallId } from "../agent/call-ids.js";
+import { ToolInputValidationError, ToolNotExecutableError } from "../errors/tool-registry-errors.js";
+import type { ToolRegistry } from "./tool-registry.js";
+
+/**
+ * Calls a registered tool directly (a `tool.call` step, a `code.run` bridge call): the input is
+ * validated against the tool's schema, and when a session is given the call is recorded with
+ * `caller: "code"` (no turn) under a deterministic call id, so a resumed session returns the
+ * recorded result instead of calling the tool again.
+ */
+export async function executeRegisteredTool(options: {
+  readonly registry: ToolRegistry;
+  readonly toolName: string;
+  readonly args: unknown;
+  readonly session?: HarnessSession;
+  /** Position of this call among the session's code calls; defaults to the session's next index. */
+  readonly callIndex?: number;
+  readonly abortSignal?: AbortSignal;
+}): Promise<unknown> {
+  const { registry, toolName, session } = options;
+  const tool = registry.get(toolName);
+  const execute = tool.execute;
+  if (execute === undefined) throw new ToolNotExecutableError(toolName);
+  const schema = asSchema(tool.inputSchema);
+  let input: unknown = options.args;
+  if (schema.validate !== undefined) {
+    const checked = await schema.validate(options.args);
+    if (!checked.success) throw new ToolInputValidationError({ name: toolName, problem: checked.error.message });
+    input = checked.value;
+  }
+  if (session === undefined) {
+    return execute.call(tool, input, executionOptions({ toolCallId: `direct:${toolName}`, abortSignal: options.abortSignal }));
+  }
+  const callIndex = options.callIndex ?? session.nextCodeCallIndex();
+  const callId = codeToolCallId({ runId: session.runId, sessionKey: session.sessionKey, callIndex });
+  return session.callTool({
+    toolName,
+    args: input,
+    callId,
+    callIndex,
+    execute: () => execute.call(tool, input, executionOptions({ toolCallId: callId, abortSignal: options.abortSignal })),
+  });
+}
+
+function executionOptions(options: { toolCallId: string; abortSignal: AbortSignal | undefined }): ToolExecutionOptions {
+  return { toolCallId: options.toolCallId, messages: [], ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }) };
+}
