@@ -137,11 +137,20 @@ export function analyzeTemplateString(text: string, options: TemplateAnalysisOpt
 export function analyzeTemplatesIn(value: unknown, options: TemplateAnalysisOptions): TemplateAnalysisAt[] {
   const results: TemplateAnalysisAt[] = [];
   const seen = new Set<object>();
-  const stack: { value: unknown; path: JsonPathSegment[] }[] = [{ value, path: [] }];
+  // Paths are linked to their parent and only materialized for templated strings, so deep
+  // nesting costs O(depth), not O(depth²).
+  type Entry = { value: unknown; key: JsonPathSegment | undefined; parent: Entry | undefined };
+  const pathOf = (entry: Entry): JsonPathSegment[] => {
+    const path: JsonPathSegment[] = [];
+    for (let current: Entry | undefined = entry; current?.key !== undefined; current = current.parent) path.push(current.key);
+    return path.reverse();
+  };
+  const stack: Entry[] = [{ value, key: undefined, parent: undefined }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
+    const entry = stack.pop()!;
+    const current = entry.value;
     if (typeof current === "string") {
-      if (hasTemplateBraces(current)) results.push({ path, ...analyzeTemplateString(current, options) });
+      if (hasTemplateBraces(current)) results.push({ path: pathOf(entry), ...analyzeTemplateString(current, options) });
       continue;
     }
     if (typeof current !== "object" || current === null || seen.has(current)) continue;
@@ -149,7 +158,7 @@ export function analyzeTemplatesIn(value: unknown, options: TemplateAnalysisOpti
     let children: [JsonPathSegment, unknown][];
     try {
       children = Array.isArray(current)
-        ? current.map((entry, index): [JsonPathSegment, unknown] => [index, entry])
+        ? current.map((child, index): [JsonPathSegment, unknown] => [index, child])
         : Object.entries(current);
     } catch {
       continue; // a throwing getter or proxy: nothing the validator can analyze there
@@ -157,7 +166,7 @@ export function analyzeTemplatesIn(value: unknown, options: TemplateAnalysisOpti
     // Reversed so the stack pops them in document order.
     for (let index = children.length - 1; index >= 0; index -= 1) {
       const [key, child] = children[index]!;
-      stack.push({ value: child, path: [...path, key] });
+      stack.push({ value: child, key, parent: entry });
     }
   }
   return results;

@@ -22,8 +22,14 @@ function describeToken(token: ExpressionToken): string {
  * Recursive-descent parser for LWIR §6, lowest precedence first: `||`, `&&`, one comparison,
  * operand (literal, function call, path).
  */
+// Bounds that keep parsing and evaluation well inside the call stack for any input.
+const maxCallDepth = 32;
+const maxLogicalOperands = 256;
+
 class ExpressionParser {
   private position = 0;
+  private callDepth = 0;
+  private logicalOperands = 1;
 
   constructor(
     private readonly text: string,
@@ -77,10 +83,18 @@ class ExpressionParser {
     return { ...fields, source: this.text.slice(fields.start, fields.end) };
   }
 
+  private countLogicalOperand(): void {
+    this.logicalOperands += 1;
+    if (this.logicalOperands > maxLogicalOperands) {
+      this.fail(`too many && / || operands (more than ${maxLogicalOperands}): split the condition`, this.peek().start);
+    }
+  }
+
   private parseOr(): Expression {
     let left = this.parseAnd();
     while (this.isOperator("||")) {
       this.take();
+      this.countLogicalOperand();
       const right = this.parseAnd();
       left = this.node({ kind: "logical" as const, operator: "||" as const, left, right, start: left.start, end: right.end });
     }
@@ -91,6 +105,7 @@ class ExpressionParser {
     let left = this.parseComparison();
     while (this.isOperator("&&")) {
       this.take();
+      this.countLogicalOperand();
       const right = this.parseComparison();
       left = this.node({ kind: "logical" as const, operator: "&&" as const, left, right, start: left.start, end: right.end });
     }
@@ -146,6 +161,10 @@ class ExpressionParser {
 
   private parseCall(callee: ExpressionToken & { kind: "identifier" }): CallExpression {
     this.take();
+    this.callDepth += 1;
+    if (this.callDepth > maxCallDepth) {
+      this.fail(`function calls nest more than ${maxCallDepth} deep`, callee.start);
+    }
     const args: Expression[] = [];
     if (!this.isPunctuation(")")) {
       while (true) {
@@ -159,6 +178,7 @@ class ExpressionParser {
       }
     }
     const close = this.take();
+    this.callDepth -= 1;
     if (!(close.kind === "punctuation" && close.value === ")")) {
       this.fail(`expected \`,\` or \`)\` in the arguments of ${callee.value}(), found ${describeToken(close)}`, close.start);
     }

@@ -165,3 +165,19 @@ describe("parseTemplateString: syntax errors name the problem and the column", (
     }
   });
 });
+
+describe("parseTemplateString: size bounds", () => {
+  it("rejects calls nested deeper than 32 with a syntax error, not a stack overflow", () => {
+    const text = `{{ ${"len(".repeat(100_000)}input${")".repeat(100_000)} }}`;
+    expect(() => parseTemplateString(text)).toThrow(/nest more than 32 deep/);
+  });
+
+  it("rejects conditions with more than 256 && / || operands", () => {
+    const text = `{{ ${"input.a && ".repeat(100_000)}input.b }}`;
+    expect(() => parseTemplateString(text)).toThrow(/too many && \/ \|\| operands/);
+  });
+
+  it("accepts 32 nested calls", () => {
+    expect(() => parseTemplateString(`{{ ${"lower(".repeat(32)}input${")".repeat(32)} }}`)).not.toThrow();
+  });
+});
