@@ -11,12 +11,12 @@ export function describeMounts(options: {
   const sections: string[] = [];
   if (options.memoryMounts.length > 0) {
     sections.push(
-      ["Memory mounts (read with bash):", ...options.memoryMounts.map((mount) => `- ${mount.virtualPath}/ (${mount.access}) — ${mount.purpose}.`)].join("\n"),
+      ["Memory mounts (read with bash):", ...options.memoryMounts.map((mount) => `- ${mount.mountPath}/ (${mount.mode}) — ${mount.purpose}.`)].join("\n"),
     );
   }
   if (options.scratchMounts.length > 0) {
     sections.push(
-      ["Scratch mounts (ephemeral, this run only):", ...options.scratchMounts.map((mount) => `- ${mount.virtualPath}/ (${mount.access}) — ${mount.purpose}.`)].join("\n"),
+      ["Scratch mounts (ephemeral, this run only):", ...options.scratchMounts.map((mount) => `- ${mount.mountPath}/ (${mount.mode}) — ${mount.purpose}.`)].join("\n"),
     );
   }
   return sections.join("\n\n");

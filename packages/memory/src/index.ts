@@ -14,7 +14,7 @@ export {
   virtualPaths,
   type MemoryMount,
   type MemoryStoreKind,
-  type MountAccess,
+  type MountMode,
   type PolicyMount,
   type ScratchKind,
   type ScratchMount,

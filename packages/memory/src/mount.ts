@@ -1,5 +1,5 @@
-/** How a mount may be used from inside the harness bash. */
-export type MountAccess = "rw" | "ro";
+/** How a mount may be used from inside the harness bash: read-write or read-only. */
+export type MountMode = "rw" | "ro";
 
 /** Which memory store a mount exposes. */
 export type MemoryStoreKind =
@@ -15,10 +15,10 @@ export type ScratchKind = "own" | "from-orchestrator" | "from-planner" | "peer-s
 /** The minimum the path policy needs to know about a mount. */
 export type PolicyMount = {
   /** Absolute virtual path inside the bash, no trailing slash (`/mnt/memory/org`). */
-  readonly virtualPath: string;
+  readonly mountPath: string;
   /** Absolute host directory it maps to. */
   readonly hostPath: string;
-  readonly access: MountAccess;
+  readonly mode: MountMode;
 };
 
 /** A persistent memory store mounted into a harness session. */

@@ -103,7 +103,7 @@ describe("resolveVirtualPath: escapes", () => {
 
   it("lets a nested read-only mount win over the rw mount around it", async () => {
     const mounts = await plannerMounts();
-    const skill = { virtualPath: "/mnt/scratch/own/.agents/skills/demo", hostPath: join(dataDir, "skill"), access: "ro" as const };
+    const skill = { mountPath: "/mnt/scratch/own/.agents/skills/demo", hostPath: join(dataDir, "skill"), mode: "ro" as const };
     const policy = createPathPolicy([...mounts, skill]);
     expect(code(policy.resolve(".agents/skills/demo/SKILL.md", { cwd: "/mnt/scratch/own", access: "read" }))).toBe("ok:mounted");
     expect(code(policy.resolve(".agents/skills/demo/SKILL.md", { cwd: "/mnt/scratch/own", access: "write" }))).toBe("read_only");
@@ -112,14 +112,14 @@ describe("resolveVirtualPath: escapes", () => {
   });
 
   it("refuses a malformed mount table", () => {
-    expect(() => createPathPolicy([{ virtualPath: "mnt/x", hostPath: "/x", access: "rw" }])).toThrow(MemoryLayoutError);
+    expect(() => createPathPolicy([{ mountPath: "mnt/x", hostPath: "/x", mode: "rw" }])).toThrow(MemoryLayoutError);
     expect(() =>
       createPathPolicy([
-        { virtualPath: "/a", hostPath: "/x", access: "rw" },
-        { virtualPath: "/a/", hostPath: "/y", access: "ro" },
+        { mountPath: "/a", hostPath: "/x", mode: "rw" },
+        { mountPath: "/a/", hostPath: "/y", mode: "ro" },
       ]),
     ).toThrow(/mounted twice/);
-    expect(() => createPathPolicy([{ virtualPath: "/", hostPath: "/x", access: "rw" }])).toThrow(MemoryLayoutError);
+    expect(() => createPathPolicy([{ mountPath: "/", hostPath: "/x", mode: "rw" }])).toThrow(MemoryLayoutError);
   });
 });
 

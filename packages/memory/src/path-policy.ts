@@ -147,27 +147,27 @@ function resolveHost(hostRoot: string, relative: readonly string[]): { ok: true;
 function checkMounts<M extends PolicyMount>(mounts: readonly M[]): M[] {
   const seen = new Set<string>();
   return mounts.map((mount, index) => {
-    const where = `mounts[${index}].virtualPath`;
-    if (typeof mount.virtualPath !== "string" || !mount.virtualPath.startsWith("/")) {
-      throw new MemoryLayoutError(where, `${JSON.stringify(mount.virtualPath)} must be an absolute virtual path`);
+    const where = `mounts[${index}].mountPath`;
+    if (typeof mount.mountPath !== "string" || !mount.mountPath.startsWith("/")) {
+      throw new MemoryLayoutError(where, `${JSON.stringify(mount.mountPath)} must be an absolute virtual path`);
     }
-    const characters = checkCharacters(mount.virtualPath, where);
+    const characters = checkCharacters(mount.mountPath, where);
     if (characters !== undefined) throw new MemoryLayoutError(where, characters.message);
-    const normalized = normalizeVirtual(mount.virtualPath, "/");
+    const normalized = normalizeVirtual(mount.mountPath, "/");
     if (!normalized.ok || normalized.path === "/") {
-      throw new MemoryLayoutError(where, `${JSON.stringify(mount.virtualPath)} must be a normalized path below "/"`);
+      throw new MemoryLayoutError(where, `${JSON.stringify(mount.mountPath)} must be a normalized path below "/"`);
     }
     if (seen.has(normalized.path)) throw new MemoryLayoutError(where, `${normalized.path} is mounted twice`);
     seen.add(normalized.path);
-    if (mount.access !== "rw" && mount.access !== "ro") {
-      throw new MemoryLayoutError(`mounts[${index}].access`, `expected "rw" or "ro", got ${JSON.stringify(mount.access)}`);
+    if (mount.mode !== "rw" && mount.mode !== "ro") {
+      throw new MemoryLayoutError(`mounts[${index}].mode`, `expected "rw" or "ro", got ${JSON.stringify(mount.mode)}`);
     }
-    return normalized.path === mount.virtualPath ? mount : { ...mount, virtualPath: normalized.path };
+    return normalized.path === mount.mountPath ? mount : { ...mount, mountPath: normalized.path };
   });
 }
 
 function writableHint(mounts: readonly PolicyMount[]): string {
-  const writable = mounts.filter((mount) => mount.access === "rw").map((mount) => `${mount.virtualPath}/`);
+  const writable = mounts.filter((mount) => mount.mode === "rw").map((mount) => `${mount.mountPath}/`);
   return writable.length === 0 ? "no mount is writable in this session" : `writable mounts: ${writable.join(", ")}`;
 }
 
@@ -177,7 +177,7 @@ function writableHint(mounts: readonly PolicyMount[]): string {
  */
 export function createPathPolicy<M extends PolicyMount>(mounts: readonly M[]): PathPolicy<M> {
   const table = checkMounts(mounts);
-  const byLength = [...table].sort((left, right) => right.virtualPath.length - left.virtualPath.length);
+  const byLength = [...table].sort((left, right) => right.mountPath.length - left.mountPath.length);
 
   function resolve(path: string, options: ResolveVirtualPathOptions): PathResolution<M> {
     if (typeof path !== "string" || path.length === 0) return refuse("empty_path", "The path is empty.");
@@ -193,58 +193,58 @@ export function createPathPolicy<M extends PolicyMount>(mounts: readonly M[]): P
     if (!normalized.ok) return normalized;
     const virtualPath = normalized.path;
 
-    const mount = byLength.find((candidate) => isInside(virtualPath, candidate.virtualPath));
+    const mount = byLength.find((candidate) => isInside(virtualPath, candidate.mountPath));
     if (mount === undefined) return resolveOutside(virtualPath, options.access);
 
     if (options.access === "write") {
-      if (mount.access === "ro") {
+      if (mount.mode === "ro") {
         return refuse(
           "read_only",
-          `${virtualPath} is on the read-only mount ${mount.virtualPath}/; ${writableHint(table)}.`,
+          `${virtualPath} is on the read-only mount ${mount.mountPath}/; ${writableHint(table)}.`,
           virtualPath,
         );
       }
-      if (virtualPath === mount.virtualPath) {
+      if (virtualPath === mount.mountPath) {
         return refuse("mount_point", `${virtualPath} is a mount point and cannot itself be replaced or removed; change the files inside it.`, virtualPath);
       }
-      const nested = table.find((other) => other.virtualPath !== virtualPath && isInside(other.virtualPath, virtualPath) && other !== mount);
+      const nested = table.find((other) => other.mountPath !== virtualPath && isInside(other.mountPath, virtualPath) && other !== mount);
       if (nested !== undefined) {
-        return refuse("mount_point", `${virtualPath} contains the mount ${nested.virtualPath}/ and cannot be replaced or removed.`, virtualPath);
+        return refuse("mount_point", `${virtualPath} contains the mount ${nested.mountPath}/ and cannot be replaced or removed.`, virtualPath);
       }
     }
 
-    const relative = virtualPath === mount.virtualPath ? [] : virtualPath.slice(mount.virtualPath.length + 1).split("/");
+    const relative = virtualPath === mount.mountPath ? [] : virtualPath.slice(mount.mountPath.length + 1).split("/");
     const host = resolveHost(mount.hostPath, relative);
     if (!host.ok) {
-      return refuse("symlink_escape", `${virtualPath} ${host.reason} (${mount.virtualPath}/); symlinks may not leave a mount.`, virtualPath);
+      return refuse("symlink_escape", `${virtualPath} ${host.reason} (${mount.mountPath}/); symlinks may not leave a mount.`, virtualPath);
     }
     return { ok: true, kind: "mounted", virtualPath, hostPath: host.path, mount };
   }
 
   function resolveOutside(virtualPath: string, access: PathAccess): PathResolution<M> {
-    const below = table.filter((mount) => isInside(mount.virtualPath, virtualPath) && mount.virtualPath !== virtualPath);
+    const below = table.filter((mount) => isInside(mount.mountPath, virtualPath) && mount.mountPath !== virtualPath);
     if (below.length > 0) {
       if (access === "write") {
         return refuse("outside_mounts", `${virtualPath} is a virtual directory that holds mounts and is read-only; ${writableHint(table)}.`, virtualPath);
       }
       const depth = virtualPath === "/" ? 1 : virtualPath.split("/").length;
-      const children = [...new Set(below.map((mount) => mount.virtualPath.split("/")[depth] as string))].sort();
+      const children = [...new Set(below.map((mount) => mount.mountPath.split("/")[depth] as string))].sort();
       return { ok: true, kind: "mount-ancestor", virtualPath, children };
     }
     const lower = virtualPath.toLowerCase();
     const caseTwin = table.find(
-      (mount) => isInside(lower, mount.virtualPath.toLowerCase()) || isInside(mount.virtualPath.toLowerCase(), lower),
+      (mount) => isInside(lower, mount.mountPath.toLowerCase()) || isInside(mount.mountPath.toLowerCase(), lower),
     );
     if (caseTwin !== undefined) {
       return refuse(
         "case_mismatch",
-        `${virtualPath} differs from the mount ${caseTwin.virtualPath}/ only in letter case; virtual paths are case-sensitive.`,
+        `${virtualPath} differs from the mount ${caseTwin.mountPath}/ only in letter case; virtual paths are case-sensitive.`,
         virtualPath,
       );
     }
     return refuse(
       "outside_mounts",
-      `${virtualPath} is outside every mount (${table.map((mount) => `${mount.virtualPath}/`).join(", ") || "none"}); ${access === "write" ? writableHint(table) : "only mounted paths exist"}.`,
+      `${virtualPath} is outside every mount (${table.map((mount) => `${mount.mountPath}/`).join(", ") || "none"}); ${access === "write" ? writableHint(table) : "only mounted paths exist"}.`,
       virtualPath,
     );
   }

@@ -9,7 +9,7 @@ const dataDir = "/data/lw";
 
 function table(mounts: RoleMounts): Record<string, string> {
   return Object.fromEntries(
-    [...mounts.memoryMounts, ...mounts.scratchMounts].map((mount) => [mount.virtualPath, `${mount.access} ${mount.hostPath}`]),
+    [...mounts.memoryMounts, ...mounts.scratchMounts].map((mount) => [mount.mountPath, `${mount.mode} ${mount.hostPath}`]),
   );
 }
 
@@ -77,7 +77,7 @@ describe("mountsForRole", () => {
     const planner = mountsForRole({ role: "planner", dataDir, workflowId: "a", runId: "r", memory: { workflow: "none", org: "none" } });
     expect(planner.memoryMounts).toEqual([]);
     const worker = mountsForRole({ role: "worker.tool-call", dataDir, workflowId: "a", runId: "r", stepPath: "s", memory: { org: "none" } });
-    expect(worker.memoryMounts.map((mount) => mount.virtualPath)).toEqual(["/mnt/memory/workflow"]);
+    expect(worker.memoryMounts.map((mount) => mount.mountPath)).toEqual(["/mnt/memory/workflow"]);
   });
 
   it("orchestrator: pipeline store rw, org ro, available workflows ro, pipeline scratch rw", () => {
@@ -90,7 +90,7 @@ describe("mountsForRole", () => {
       "/mnt/memory/available-workflows/y": `ro ${join(dataDir, "memory/workflows/y")}`,
       "/mnt/scratch/own": `rw ${join(dataDir, "runs/run_p/scratch")}`,
     });
-    expect(mounts.memoryMounts.map((mount) => mount.virtualPath)).toEqual([...mounts.memoryMounts.map((mount) => mount.virtualPath)].sort());
+    expect(mounts.memoryMounts.map((mount) => mount.mountPath)).toEqual([...mounts.memoryMounts.map((mount) => mount.mountPath)].sort());
   });
 
   it("validates the memory config it is given", () => {

@@ -1,6 +1,6 @@
 import { resolveMemoryConfig, type MemoryStoreAccess, type ResolvedMemoryConfig } from "./memory-config.js";
 import { MemoryLayoutError } from "./memory-layout-error.js";
-import { virtualPaths, type MemoryMount, type MountAccess, type ScratchMount } from "./mount.js";
+import { virtualPaths, type MemoryMount, type MountMode, type ScratchMount } from "./mount.js";
 import { runScratchLayout, pipelineScratchPath } from "./run-scratch-layout.js";
 import { encodeStepPathDirectory } from "./step-path-directory.js";
 import { memoryStoreLayout, requireStoreName } from "./store-layout.js";
@@ -58,12 +58,12 @@ function scratchMount(options: Omit<ScratchMount, "kind">): ScratchMount {
   return Object.freeze({ kind: "scratch", ...options });
 }
 
-function atMost(access: MemoryStoreAccess, ceiling: MountAccess): MemoryStoreAccess {
+function atMost(access: MemoryStoreAccess, ceiling: MountMode): MemoryStoreAccess {
   return access === "rw" && ceiling === "ro" ? "ro" : access;
 }
 
-function sortMounts<T extends { readonly virtualPath: string }>(mounts: T[]): readonly T[] {
-  return Object.freeze(mounts.sort((left, right) => (left.virtualPath < right.virtualPath ? -1 : 1)));
+function sortMounts<T extends { readonly mountPath: string }>(mounts: T[]): readonly T[] {
+  return Object.freeze(mounts.sort((left, right) => (left.mountPath < right.mountPath ? -1 : 1)));
 }
 
 function uniqueIds(field: string, ids: readonly string[]): string[] {
@@ -77,7 +77,7 @@ function uniqueIds(field: string, ids: readonly string[]): string[] {
   return [...seen].sort();
 }
 
-function workflowMemoryMounts(options: WorkflowScoped, config: ResolvedMemoryConfig, ceiling: MountAccess): MemoryMount[] {
+function workflowMemoryMounts(options: WorkflowScoped, config: ResolvedMemoryConfig, ceiling: MountMode): MemoryMount[] {
   const layout = memoryStoreLayout(options.dataDir);
   const mounts: MemoryMount[] = [];
   const workflow = atMost(config.workflow, ceiling);
@@ -85,9 +85,9 @@ function workflowMemoryMounts(options: WorkflowScoped, config: ResolvedMemoryCon
     mounts.push(memoryMount({
       store: "workflow",
       storeId: `workflow:${options.workflowId}`,
-      virtualPath: virtualPaths.workflowMemory,
+      mountPath: virtualPaths.workflowMemory,
       hostPath: layout.workflowStore(options.workflowId),
-      access: workflow,
+      mode: workflow,
       purpose: `persistent notes of workflow ${options.workflowId}, kept across runs`,
     }));
   }
@@ -96,9 +96,9 @@ function workflowMemoryMounts(options: WorkflowScoped, config: ResolvedMemoryCon
     mounts.push(memoryMount({
       store: "org",
       storeId: "org",
-      virtualPath: virtualPaths.orgMemory,
+      mountPath: virtualPaths.orgMemory,
       hostPath: layout.org,
-      access: org,
+      mode: org,
       purpose: "organization-wide knowledge shared by every workflow",
     }));
   }
@@ -106,9 +106,9 @@ function workflowMemoryMounts(options: WorkflowScoped, config: ResolvedMemoryCon
     mounts.push(memoryMount({
       store: "peer-workflow",
       storeId: `workflow:${peer}`,
-      virtualPath: `${virtualPaths.peerWorkflows}/${peer}`,
+      mountPath: `${virtualPaths.peerWorkflows}/${peer}`,
       hostPath: layout.workflowStore(peer),
-      access: "ro",
+      mode: "ro",
       purpose: `notes of the attached workflow ${peer}`,
     }));
   }
@@ -142,9 +142,9 @@ export function mountsForRole(options: RoleMountsOptions): RoleMounts {
     scratchMounts.push(scratchMount({
       scratch: "from-orchestrator",
       scratchId: `run:${scratch.pipelineRunId}`,
-      virtualPath: virtualPaths.orchestratorScratch,
+      mountPath: virtualPaths.orchestratorScratch,
       hostPath: scratch.pipelineScratch,
-      access: "ro",
+      mode: "ro",
       purpose: "the orchestrator's scratch for this pipeline (read-only)",
     }));
   }
@@ -152,9 +152,9 @@ export function mountsForRole(options: RoleMountsOptions): RoleMounts {
     scratchMounts.push(scratchMount({
       scratch: "own",
       scratchId: `run:${scratch.runId}`,
-      virtualPath: virtualPaths.ownScratch,
+      mountPath: virtualPaths.ownScratch,
       hostPath: scratch.scratch,
-      access: "rw",
+      mode: "rw",
       purpose: "your working area for this run",
     }));
     return {
@@ -162,22 +162,22 @@ export function mountsForRole(options: RoleMountsOptions): RoleMounts {
       scratchMounts: sortMounts(scratchMounts),
     };
   }
-  const ceiling: MountAccess = options.role === "fixer" ? "rw" : "ro";
+  const ceiling: MountMode = options.role === "fixer" ? "rw" : "ro";
   scratchMounts.push(
     scratchMount({
       scratch: "own",
       scratchId: `step:${scratch.runId}:${options.stepPath}`,
-      virtualPath: virtualPaths.ownScratch,
+      mountPath: virtualPaths.ownScratch,
       hostPath: scratch.stepScratch(options.stepPath),
-      access: "rw",
+      mode: "rw",
       purpose: `your working area for step ${options.stepPath}`,
     }),
     scratchMount({
       scratch: "from-planner",
       scratchId: `run:${scratch.runId}`,
-      virtualPath: virtualPaths.plannerScratch,
+      mountPath: virtualPaths.plannerScratch,
       hostPath: scratch.scratch,
-      access: "ro",
+      mode: "ro",
       purpose: "the planner's scratch for this run (read-only)",
     }),
   );
@@ -186,9 +186,9 @@ export function mountsForRole(options: RoleMountsOptions): RoleMounts {
     scratchMounts.push(scratchMount({
       scratch: "peer-step",
       scratchId: `step:${scratch.runId}:${peer}`,
-      virtualPath: `${virtualPaths.peerStepScratches}/${encodeStepPathDirectory(peer)}`,
+      mountPath: `${virtualPaths.peerStepScratches}/${encodeStepPathDirectory(peer)}`,
       hostPath: scratch.stepScratch(peer),
-      access: "ro",
+      mode: "ro",
       purpose: `the scratch of step ${peer} (read-only)`,
     }));
   }
@@ -204,9 +204,9 @@ function orchestratorMounts(options: Extract<RoleMountsOptions, { role: "orchest
     memoryMount({
       store: "pipeline",
       storeId: `pipeline:${options.pipelineKey}`,
-      virtualPath: virtualPaths.pipelineMemory,
+      mountPath: virtualPaths.pipelineMemory,
       hostPath: layout.pipelineStore(options.pipelineKey),
-      access: "rw",
+      mode: "rw",
       purpose: "persistent notes for this pipeline (same workflows, same store)",
     }),
   ];
@@ -215,9 +215,9 @@ function orchestratorMounts(options: Extract<RoleMountsOptions, { role: "orchest
     memoryMounts.push(memoryMount({
       store: "org",
       storeId: "org",
-      virtualPath: virtualPaths.orgMemory,
+      mountPath: virtualPaths.orgMemory,
       hostPath: layout.org,
-      access: org,
+      mode: org,
       purpose: "organization-wide knowledge shared by every workflow",
     }));
   }
@@ -225,9 +225,9 @@ function orchestratorMounts(options: Extract<RoleMountsOptions, { role: "orchest
     memoryMounts.push(memoryMount({
       store: "available-workflow",
       storeId: `workflow:${id}`,
-      virtualPath: `${virtualPaths.availableWorkflows}/${id}`,
+      mountPath: `${virtualPaths.availableWorkflows}/${id}`,
       hostPath: layout.workflowStore(id),
-      access: "ro",
+      mode: "ro",
       purpose: `notes of the available workflow ${id} (read-only)`,
     }));
   }
@@ -235,9 +235,9 @@ function orchestratorMounts(options: Extract<RoleMountsOptions, { role: "orchest
     scratchMount({
       scratch: "own",
       scratchId: `run:${requireStoreName("pipeline run id", options.pipelineRunId)}`,
-      virtualPath: virtualPaths.ownScratch,
+      mountPath: virtualPaths.ownScratch,
       hostPath: pipelineScratchPath(options),
-      access: "rw",
+      mode: "rw",
       purpose: "your working area for this pipeline run",
     }),
   ];
@@ -246,5 +246,5 @@ function orchestratorMounts(options: Extract<RoleMountsOptions, { role: "orchest
 
 /** The sorted `memoryStoreIds` a manifest records (`"org:ro"`, `"workflow:<id>:rw"`, …). */
 export function memoryStoreIds(memoryMounts: readonly MemoryMount[]): readonly string[] {
-  return [...new Set(memoryMounts.map((mount) => `${mount.storeId}:${mount.access}`))].sort();
+  return [...new Set(memoryMounts.map((mount) => `${mount.storeId}:${mount.mode}`))].sort();
 }

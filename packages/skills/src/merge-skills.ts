@@ -14,7 +14,7 @@ export function mergeSkills(options: {
   const byName = new Map<string, SkillDescriptor>();
   for (const skill of options.workflow) {
     const earlier = byName.get(skill.name);
-    if (earlier !== undefined) throw new SkillConflictError(skill.name, [earlier.spec, skill.spec]);
+    if (earlier !== undefined) throw new SkillConflictError(skill.name, [earlier.source, skill.source]);
     byName.set(skill.name, skill);
   }
   const warnings: SkillWarning[] = [];
@@ -29,7 +29,7 @@ export function mergeSkills(options: {
       code: "skills.org_overridden",
       skillName: skill.name,
       path: skill.directory,
-      message: `Skill "${skill.name}" declared by the workflow (${declared.spec}) overrides the org skill at ${skill.directory}.`,
+      message: `Skill "${skill.name}" declared by the workflow (${declared.source}) overrides the org skill at ${skill.directory}.`,
     });
   }
   const skills = [...byName.values()].sort((left, right) => (left.name < right.name ? -1 : 1));

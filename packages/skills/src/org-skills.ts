@@ -34,7 +34,7 @@ export async function loadOrgSkills(options: { readonly dataDir: string }): Prom
   for (const name of names) {
     const path = join(root, name);
     try {
-      const skill = await readSkillAt({ path, dataDir, origin: "org", spec: path, source: { kind: "org", path } });
+      const skill = await readSkillAt({ path, dataDir, origin: "org", spec: path, location: { kind: "org", path } });
       const earlier = skills.find((candidate) => candidate.name === skill.name);
       if (earlier !== undefined) {
         warnings.push({

@@ -54,7 +54,7 @@ export async function readSkillAt(options: {
   readonly dataDir: string;
   readonly origin: SkillOrigin;
   readonly spec: string;
-  readonly source: SkillDescriptor["source"];
+  readonly location: SkillDescriptor["location"];
   /** Set for git sources so errors name the spec as well as the cached file. */
   readonly from?: string;
 }): Promise<SkillDescriptor> {
@@ -102,9 +102,9 @@ export async function readSkillAt(options: {
     description: frontmatter.description,
     origin: options.origin,
     directory,
-    spec: options.spec,
-    source: options.source,
-    contentDigest: await directoryDigest(directory),
+    source: options.spec,
+    location: options.location,
+    contentHash: await directoryDigest(directory),
   });
 }
 
@@ -134,7 +134,7 @@ export async function resolveSkill(reference: SkillReference, options: ResolveSk
     dataDir,
     origin: "workflow",
     spec: reference.spec,
-    source: reference.source,
+    location: reference.source,
     ...(reference.source.kind === "git" ? { from: reference.spec } : {}),
   });
 }

@@ -42,8 +42,8 @@ describe("local skills", () => {
   it("resolves a skill directory", async () => {
     const dir = writeSkillDir(join(root, "review"), skillMd("review", "Review a diff."), { "checklist.md": "- a" });
     const resolved = await resolveSkill(skill(dir), { dataDir });
-    expect(resolved).toMatchObject({ name: "review", description: "Review a diff.", origin: "workflow", directory: dir, spec: dir });
-    expect(resolved.contentDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(resolved).toMatchObject({ name: "review", description: "Review a diff.", origin: "workflow", directory: dir, source: dir });
+    expect(resolved.contentHash).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it("stages a single-file skill as a directory holding only that file", async () => {
@@ -82,7 +82,7 @@ describe("git skills", () => {
     const reference = skill(`git+${repo.url}#${repo.commit}:skills/review`);
     const first = await resolveSkill(reference, { dataDir });
     expect(first.directory).toBe(join(dataDir, "skills-cache", repo.commit, "skills/review"));
-    expect(first).toMatchObject({ name: "review", description: "Review from git.", spec: reference.spec });
+    expect(first).toMatchObject({ name: "review", description: "Review from git.", source: reference.spec });
     expect(existsSync(join(dataDir, "skills-cache", repo.commit, ".git"))).toBe(false);
     expect(readdirSync(join(dataDir, "skills-cache")).filter((name) => name.startsWith(".fetch-"))).toEqual([]);
 
@@ -179,8 +179,8 @@ describe("org union, precedence, prompt block, staging, hash", () => {
     );
     expect(skillsPromptBlock([])).toBe("");
     expect(skillStaging(set.skills)).toEqual([
-      { name: "alpha", virtualPath: ".agents/skills/alpha/", hostPath: declared, readOnly: true },
-      { name: "batch-fan-out", virtualPath: ".agents/skills/batch-fan-out/", hostPath: join(dataDir, "memory/org/skills/batch-fan-out"), readOnly: true },
+      { name: "alpha", mountPath: ".agents/skills/alpha/", mode: "ro", hostPath: declared },
+      { name: "batch-fan-out", mountPath: ".agents/skills/batch-fan-out/", mode: "ro", hostPath: join(dataDir, "memory/org/skills/batch-fan-out") },
     ]);
   });
 

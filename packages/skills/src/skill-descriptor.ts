@@ -12,9 +12,10 @@ export type SkillDescriptor = {
   readonly origin: SkillOrigin;
   /** Host directory staged read-only at `.agents/skills/<name>/` (contains SKILL.md). */
   readonly directory: string;
-  /** The `skill()` spec, or the org directory for org skills. */
-  readonly spec: string;
-  readonly source: SkillSource | { readonly kind: "org"; readonly path: string };
-  /** `directoryDigest` of `directory`. */
-  readonly contentDigest: Sha256Digest;
+  /** The string given to `skill()`, or the org skill's directory. */
+  readonly source: string;
+  /** The parsed source (local path, pinned git commit) or the org directory. */
+  readonly location: SkillSource | { readonly kind: "org"; readonly path: string };
+  /** `directoryDigest` of `directory`: changes whenever any file of the skill changes. */
+  readonly contentHash: Sha256Digest;
 };
