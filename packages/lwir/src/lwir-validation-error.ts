@@ -1,0 +1,20 @@
+import { LittleWorkflowError } from "@little-stack/canonical";
+import type { LwirFinding } from "./types.js";
+
+const shownFindings = 5;
+
+/** An LWIR document failed validation; `findings` lists every broken rule. */
+export class LwirValidationError extends LittleWorkflowError {
+  readonly findings: readonly LwirFinding[];
+
+  constructor(findings: readonly LwirFinding[]) {
+    const lines = findings.slice(0, shownFindings).map((finding) => `  ${finding.path}  ${finding.code}  ${finding.message}`);
+    const more = findings.length > shownFindings ? `\n  … and ${findings.length - shownFindings} more` : "";
+    super(
+      "lwir.invalid",
+      `The LWIR document is invalid (${findings.length} finding${findings.length === 1 ? "" : "s"}); fix these and validate again:\n${lines.join("\n")}${more}`,
+      { details: { findings } },
+    );
+    this.findings = findings;
+  }
+}

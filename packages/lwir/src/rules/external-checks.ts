@@ -1,0 +1,66 @@
+import type { JsonPathSegment } from "@little-stack/canonical";
+import { analyzeTemplatesIn } from "../expressions/analyze-template.js";
+import { checkSchemaSubset } from "./stand-in-analysis.js";
+
+/** A `steps.X…` reference found in a template. */
+export type StepReference = {
+  readonly stepId: string;
+  readonly accessor: "output" | "lastOutput" | "allVisits" | null;
+};
+
+/** One string that contains templates, at its absolute path in the document. */
+export type TemplateUse = {
+  readonly path: readonly JsonPathSegment[];
+  readonly problems: readonly string[];
+  readonly stepReferences: readonly StepReference[];
+};
+
+function reasonOf(error: unknown): string {
+  if (error instanceof RangeError) return "it is nested too deeply to analyze";
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs the expression analyzer over `value`. The analyzer is documented never to throw; if it
+ * does anyway, the failure becomes a problem on the root string so validation still finishes.
+ */
+export function analyzeTemplatesAt(options: {
+  readonly value: unknown;
+  readonly path: readonly JsonPathSegment[];
+  readonly insideParallelBody: boolean;
+}): TemplateUse[] {
+  try {
+    return analyzeTemplatesIn(options.value, { insideParallelBody: options.insideParallelBody }).map(
+      (use) => ({
+        path: [...options.path, ...use.path],
+        problems: use.problems,
+        stepReferences: use.stepReferences,
+      }),
+    );
+  } catch (error) {
+    return [
+      {
+        path: options.path,
+        problems: [`the expressions here could not be analyzed: ${reasonOf(error)}`],
+        stepReferences: [],
+      },
+    ];
+  }
+}
+
+export type SchemaProblem = { readonly path: readonly JsonPathSegment[]; readonly message: string };
+
+/** Checks a schema against the supported subset; paths are absolute. Never throws. */
+export function checkSchemaAt(options: {
+  readonly schema: unknown;
+  readonly path: readonly JsonPathSegment[];
+}): SchemaProblem[] {
+  try {
+    return checkSchemaSubset(options.schema).map((problem) => ({
+      path: [...options.path, ...problem.path],
+      message: problem.message,
+    }));
+  } catch (error) {
+    return [{ path: options.path, message: `the schema could not be checked: ${reasonOf(error)}` }];
+  }
+}

@@ -1,0 +1,127 @@
+import { decisionTargets } from "./decision-rules.js";
+import type { StepEntry, StepScope } from "./rule-context.js";
+
+/**
+ * The execution graph of one list (lwir.md §4): an edge X → S when S needs X, and D → T when
+ * decision D routes to T. Only first occurrences of valid ids are nodes.
+ */
+export class ScopeGraph {
+  readonly nodes: readonly StepEntry[];
+  readonly #successors = new Map<StepEntry, StepEntry[]>();
+  readonly #decisionTargets = new Map<StepEntry, StepEntry[]>();
+  readonly #componentOf = new Map<StepEntry, number>();
+  readonly #components: StepEntry[][] = [];
+  readonly #reachCache = new Map<StepEntry, ReadonlySet<StepEntry>>();
+
+  constructor(scope: StepScope) {
+    this.nodes = scope.entries.filter((entry) => entry.id !== undefined && !entry.isDuplicate);
+    for (const node of this.nodes) this.#successors.set(node, []);
+    for (const node of this.nodes) {
+      for (const need of node.needs) {
+        const source = scope.byId.get(need.id);
+        // A self-need is reported as invalid needs; it is not an execution edge.
+        if (source !== undefined && source !== node) this.#successors.get(source)?.push(node);
+      }
+      const targets = decisionTargets(node).flatMap((target) => {
+        const step = scope.byId.get(target.id);
+        return step === undefined ? [] : [step];
+      });
+      this.#decisionTargets.set(node, targets);
+      this.#successors.get(node)?.push(...targets);
+    }
+    this.#computeComponents();
+  }
+
+  successors(node: StepEntry): readonly StepEntry[] {
+    return this.#successors.get(node) ?? [];
+  }
+
+  /** Steps decision `node` routes to (empty for non-decisions). */
+  targetsOf(node: StepEntry): readonly StepEntry[] {
+    return this.#decisionTargets.get(node) ?? [];
+  }
+
+  /** Strongly connected components that contain a cycle (more than one node, or a self-loop). */
+  cyclicComponents(): StepEntry[][] {
+    return this.#components.filter(
+      (component) => component.length > 1 || this.successors(component[0] as StepEntry).includes(component[0] as StepEntry),
+    );
+  }
+
+  sameComponent(left: StepEntry, right: StepEntry): boolean {
+    const component = this.#componentOf.get(left);
+    return component !== undefined && component === this.#componentOf.get(right);
+  }
+
+  /** True when a path of at least one edge leads from `from` to `to`. */
+  reaches(from: StepEntry, to: StepEntry): boolean {
+    let reachable = this.#reachCache.get(from);
+    if (reachable === undefined) {
+      const seen = new Set<StepEntry>();
+      const stack = [...this.successors(from)];
+      while (stack.length > 0) {
+        const node = stack.pop() as StepEntry;
+        if (seen.has(node)) continue;
+        seen.add(node);
+        stack.push(...this.successors(node));
+      }
+      reachable = seen;
+      this.#reachCache.set(from, reachable);
+    }
+    return reachable.has(to);
+  }
+
+  /** Tarjan's algorithm, iterative so a long list cannot exhaust the call stack. */
+  #computeComponents(): void {
+    const index = new Map<StepEntry, number>();
+    const lowLink = new Map<StepEntry, number>();
+    const onStack = new Set<StepEntry>();
+    const stack: StepEntry[] = [];
+    let counter = 0;
+    for (const root of this.nodes) {
+      if (index.has(root)) continue;
+      const work: { node: StepEntry; next: number }[] = [{ node: root, next: 0 }];
+      index.set(root, counter);
+      lowLink.set(root, counter);
+      counter += 1;
+      stack.push(root);
+      onStack.add(root);
+      while (work.length > 0) {
+        const frame = work[work.length - 1] as { node: StepEntry; next: number };
+        const successors = this.successors(frame.node);
+        if (frame.next < successors.length) {
+          const successor = successors[frame.next] as StepEntry;
+          frame.next += 1;
+          if (!index.has(successor)) {
+            index.set(successor, counter);
+            lowLink.set(successor, counter);
+            counter += 1;
+            stack.push(successor);
+            onStack.add(successor);
+            work.push({ node: successor, next: 0 });
+          } else if (onStack.has(successor)) {
+            lowLink.set(frame.node, Math.min(lowLink.get(frame.node) as number, index.get(successor) as number));
+          }
+          continue;
+        }
+        work.pop();
+        const parent = work[work.length - 1];
+        if (parent !== undefined) {
+          lowLink.set(parent.node, Math.min(lowLink.get(parent.node) as number, lowLink.get(frame.node) as number));
+        }
+        if (lowLink.get(frame.node) === index.get(frame.node)) {
+          const component: StepEntry[] = [];
+          let member: StepEntry;
+          do {
+            member = stack.pop() as StepEntry;
+            onStack.delete(member);
+            component.push(member);
+            this.#componentOf.set(member, this.#components.length);
+          } while (member !== frame.node);
+          component.sort((left, right) => left.index - right.index);
+          this.#components.push(component);
+        }
+      }
+    }
+  }
+}

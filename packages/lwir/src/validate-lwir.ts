@@ -1,0 +1,91 @@
+import { canonicalJson } from "@little-stack/canonical";
+import { FindingList } from "./findings.js";
+import { checkCodeRunRules } from "./rules/code-run-rules.js";
+import { checkDecisionRules } from "./rules/decision-rules.js";
+import { checkDocumentRules } from "./rules/document-rules.js";
+import { checkExpressionRules } from "./rules/expression-rules.js";
+import { checkFixerRules } from "./rules/fixer-rules.js";
+import { checkGraphRules } from "./rules/graph-rules.js";
+import { isRecord } from "./rules/json-shape.js";
+import { checkModelsToolsRules } from "./rules/models-tools-rules.js";
+import { checkOutputRules } from "./rules/output-rules.js";
+import { checkParallelRules } from "./rules/parallel-rules.js";
+import { LwirRuleContext } from "./rules/rule-context.js";
+import { checkStepRules } from "./rules/step-rules.js";
+import type { ValidationResult } from "./types.js";
+
+type RuleFamily = (context: LwirRuleContext, findings: FindingList) => void;
+
+/** Rule families in report order; each reports every problem it sees, independently. */
+const ruleFamilies: readonly (readonly [string, RuleFamily])[] = [
+  ["document", checkDocumentRules],
+  ["steps", checkStepRules],
+  ["output", checkOutputRules],
+  ["decision", checkDecisionRules],
+  ["models-tools", checkModelsToolsRules],
+  ["code-run", checkCodeRunRules],
+  ["fixer", checkFixerRules],
+  ["parallel", checkParallelRules],
+  ["expressions", checkExpressionRules],
+  ["graph", checkGraphRules],
+];
+
+function reasonOf(error: unknown): string {
+  if (error instanceof RangeError) return "it is nested too deeply";
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "unknown failure";
+  }
+}
+
+/**
+ * Validates an LWIR document against lwir.md §1–§4, §6 (static expression checks) and §7 (step
+ * ids), returning every finding in one pass. Never throws, whatever `doc` is.
+ */
+export function validateLwir(doc: unknown): ValidationResult {
+  const findings = new FindingList();
+  try {
+    let snapshot: unknown;
+    try {
+      // The rules walk a fresh parse of the canonical form: plain data only, no getters or
+      // proxies, nothing that can change or throw while it is being read.
+      snapshot = JSON.parse(canonicalJson(doc));
+    } catch (error) {
+      findings.report({
+        code: "lwir.non_hashable",
+        path: [],
+        message: `The document is not plain, canonical JSON: ${reasonOf(error)}. Remove undefined values, functions, non-finite numbers, cycles, class instances and accessors.`,
+      });
+      return { valid: false, findings: findings.toArray() };
+    }
+    if (!isRecord(snapshot)) {
+      findings.report({
+        code: "schema.invalid",
+        path: [],
+        message: "An LWIR document must be a JSON object with apiVersion, kind, metadata, input, output and steps.",
+      });
+      return { valid: false, findings: findings.toArray() };
+    }
+    const context = new LwirRuleContext(snapshot);
+    for (const [name, family] of ruleFamilies) {
+      try {
+        family(context, findings);
+      } catch (error) {
+        findings.report({
+          code: "lwir.internal_error",
+          path: [],
+          message: `The ${name} rules could not finish (${reasonOf(error)}); this is a validator bug, please report it. Other findings are still listed.`,
+        });
+      }
+    }
+  } catch (error) {
+    findings.report({
+      code: "lwir.internal_error",
+      path: [],
+      message: `The validator failed unexpectedly (${reasonOf(error)}); this is a validator bug, please report it.`,
+    });
+  }
+  const list = findings.toArray();
+  return list.length === 0 ? { valid: true, findings: [] } : { valid: false, findings: list };
+}
