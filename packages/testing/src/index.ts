@@ -1,2 +1,10 @@
 // Public surface of @little-stack/testing: an explicit list of named exports.
-export const packageName = "@little-stack/testing";
+export { createScriptedModel, type ScriptedModel } from "./scripted-model/create-scripted-model.js";
+export { defaultScriptedUsage, type ScriptedToolCall, type ScriptedTurn, type ScriptedUsage } from "./scripted-model/scripted-turn.js";
+export { ScriptedModelError, ScriptExhaustedError } from "./scripted-model/script-exhausted-error.js";
+export {
+  startLoopbackOpenAIServer,
+  type LoopbackOpenAIServer,
+  type LoopbackRequest,
+} from "./loopback-server/start-loopback-openai-server.js";
+export { openJsonlHarnessEventSink } from "./event-sinks/open-jsonl-harness-event-sink.js";
