@@ -27,6 +27,14 @@ function mebibytes(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
 }
 
+/** The guest stack without the sandbox's own prelude frames (they are not the author's code). */
+function guestStack(stack: string): string {
+  return stack
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !line.includes("<sandbox-prelude>"))
+    .join("\n");
+}
+
 function firstGuestFrame(stack: string): string | undefined {
   return stack
     .split("\n")
@@ -51,10 +59,11 @@ export function sandboxErrorFromFailure(failure: ExecutionFailure, context: Fail
     case "invalid_entrypoint":
       return new SandboxInvalidEntrypointError(`Entrypoint ${entrypoint} cannot be run: ${failure.message}.`, { details: base });
     case "guest_threw": {
-      const frame = firstGuestFrame(failure.stack);
+      const stack = guestStack(failure.stack);
+      const frame = firstGuestFrame(stack);
       return new SandboxGuestError(
         `The code threw ${failure.name}: ${failure.message}${frame ? ` (${frame})` : ""}. Fix the code or catch the error.`,
-        { details: { ...base, name: failure.name, problem: failure.message, stack: failure.stack } },
+        { details: { ...base, name: failure.name, problem: failure.message, stack } },
       );
     }
     case "guest_stalled":

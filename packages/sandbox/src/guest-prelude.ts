@@ -30,10 +30,10 @@ export const guestPreludeSource = String.raw`(function (configJson, hostCallTool
   const RealDate = Date;
   let ticks = 0;
   function now() { const value = config.clockStartMs + ticks; ticks += 1; return value; }
-  function DeterministicDate(...args) {
+  const DeterministicDate = function Date(...args) {
     if (new.target === undefined) return new RealDate(now()).toString();
     return Reflect.construct(RealDate, args.length === 0 ? [now()] : args, new.target);
-  }
+  };
   DeterministicDate.prototype = RealDate.prototype;
   Object.defineProperty(DeterministicDate, "now", { value: now, writable: false, configurable: false });
   Object.defineProperty(DeterministicDate, "UTC", { value: RealDate.UTC, writable: true, configurable: true });
