@@ -124,7 +124,11 @@ export function reportSchemaProblems(options: {
 }): boolean {
   const problems = options.context.checkSchema(options.schema, options.path);
   for (const problem of problems) {
-    options.findings.report({ code: "schema.invalid", path: problem.path, message: problem.message });
+    options.findings.report({
+      code: "schema.invalid",
+      path: problem.path,
+      message: `JSON Schema outside the supported subset (lwir.md §5): ${problem.message}.`,
+    });
   }
   return problems.length === 0;
 }

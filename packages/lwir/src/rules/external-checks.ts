@@ -1,6 +1,6 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
 import { analyzeTemplatesIn } from "../expressions/analyze-template.js";
-import { checkSchemaSubset } from "./stand-in-analysis.js";
+import { checkSchemaSubset } from "../schema/check-schema-subset.js";
 
 /** A `steps.X…` reference found in a template. */
 export type StepReference = {
