@@ -1,3 +1,4 @@
+import type { JsonSchema } from "./schema/json-schema.js";
 import type { LwirOutputMode } from "./schema/output-mode.js";
 
 /** The only LWIR version this package reads and writes. */
@@ -9,7 +10,7 @@ export const LWIR_STEP_TYPES = ["ai.generate", "tool.call", "code.run", "decisio
 export type LwirStepType = (typeof LWIR_STEP_TYPES)[number];
 
 /** A JSON Schema from the supported subset (lwir.md §5): an object schema or a boolean schema. */
-export type LwirJsonSchema = boolean | { readonly [keyword: string]: unknown };
+export type LwirJsonSchema = JsonSchema;
 
 export type LwirMetadata = {
   /** Must equal the workflow id at compile time. */
