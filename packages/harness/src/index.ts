@@ -121,3 +121,16 @@ export {
   ToolNotExecutableError,
   UnknownToolError,
 } from "./errors/tool-registry-errors.js";
+
+// Bash tool (just-bash over memory/scratch mounts and staged skills)
+export {
+  createBashTool,
+  type BashExecuteInput,
+  type BashExecuteResult,
+  type BashSkillStaging,
+  type BashToolLimits,
+  type CreateBashToolOptions,
+  type HarnessBashTool,
+} from "./bash/bash-tool.js";
+export { bashToolCapabilities, bashToolDefinition } from "./bash/bash-tool-definition.js";
+export { BashToolConfigError } from "./bash/bash-tool-config-error.js";
