@@ -78,7 +78,8 @@ function metaProblems(schema: SchemaNode): SchemaSubsetProblem[] {
   try {
     valid = ajv.validateSchema(schema) as boolean;
   } catch (error) {
-    return [{ path: [], message: `schema could not be meta-validated: ${error instanceof Error ? error.message : String(error)}` }];
+    const reason = error instanceof RangeError ? "it nests too deeply or contains a cycle" : error instanceof Error ? error.message : String(error);
+    return [{ path: [], message: `schema could not be meta-validated: ${reason}` }];
   }
   if (valid) return [];
   const problems: SchemaSubsetProblem[] = [];

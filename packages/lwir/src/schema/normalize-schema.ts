@@ -105,24 +105,25 @@ function fromAiSdk(schema: AiSdkSchemaLike): unknown {
   return inner;
 }
 
-function plainJsonSchema(value: unknown, given: string): JsonSchema {
+function plainJsonSchema(value: unknown, given: string, converted: boolean): JsonSchema {
   if (typeof value === "boolean") return value;
   if (typeof value === "function") {
     throw unsupported(given, "live validator functions cannot be stored in LWIR; convert the validator to JSON Schema first.");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw unsupported(given, "a schema must be an object or a boolean.");
-  if ("~standard" in value) {
+  // Converted output is read by its own enumerable keys only (zod tags it with a hidden `~standard`).
+  if (!converted && "~standard" in value) {
     const vendor = (value as { "~standard"?: { vendor?: unknown } })["~standard"]?.vendor;
     throw unsupported(
       `a Standard Schema validator${typeof vendor === "string" ? ` from ${vendor}` : ""}`,
       "live validators cannot be stored in LWIR; convert it to JSON Schema with its library (e.g. toJsonSchema()).",
     );
   }
-  if ("_def" in value && ("safeParse" in value || "parse" in value)) {
+  if (!converted && "_def" in value && ("safeParse" in value || "parse" in value)) {
     throw unsupported("a Zod 3 schema", "only Zod v4 schemas are supported; upgrade zod or pass a JSON Schema.");
   }
   const prototype = Object.getPrototypeOf(value) as unknown;
-  if (prototype !== Object.prototype && prototype !== null) {
+  if (!converted && prototype !== Object.prototype && prototype !== null) {
     throw unsupported(given, "only plain JSON objects can be schemas.");
   }
   try {
@@ -152,7 +153,8 @@ export function normalizeSchema(schemaLike: unknown): JsonSchema {
     candidate = fromAiSdk(schemaLike);
     source = "AI SDK jsonSchema()";
   }
-  const schema = plainJsonSchema(candidate, candidate === schemaLike ? given : `${describeGiven(candidate)} inside the ${source}`);
+  const converted = candidate !== schemaLike;
+  const schema = plainJsonSchema(candidate, converted ? `${describeGiven(candidate)} from the ${source}` : given, converted);
   const problems = checkSchemaSubset(schema);
   if (problems.length > 0) {
     const listed = problems
