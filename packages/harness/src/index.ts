@@ -86,6 +86,7 @@ export { codeToolCallId, harnessSessionId, modelCallId, modelToolCallId } from "
 export { openHarnessSession, type HarnessSession, type OpenHarnessSessionOptions } from "./agent/harness-session.js";
 export { durableGenerateText, durableStreamText, runHarnessSession } from "./agent/durable-generate.js";
 export type { SessionStats } from "./agent/session-core.js";
+export { recorderForContext } from "./agent/recorder-for-context.js";
 
 // Tool registry
 export {

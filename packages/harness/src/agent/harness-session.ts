@@ -7,13 +7,13 @@ import type { HarnessManifest } from "../contract/manifests.js";
 import { HarnessSessionError } from "../errors/harness-session-errors.js";
 import { CapabilityDriftError } from "../errors/replay-errors.js";
 import type { HarnessEventRecorder } from "../events/harness-event-recorder.js";
-import type { SessionCompletedPayload, SessionUsage } from "../events/harness-event-types.js";
+import type { ExecuteStepUses, SessionCompletedPayload, SessionUsage } from "../events/harness-event-types.js";
 import { harnessSessionId } from "./call-ids.js";
 import { wrapToolsForSession } from "./durable-tools.js";
 import { diffJson } from "./manifest-diff.js";
 import { createRecordingMiddleware } from "./recording-middleware.js";
 import { SessionCore, type SessionStats } from "./session-core.js";
-import { SessionLedger } from "./session-ledger.js";
+import { executeStepKey, SessionLedger } from "./session-ledger.js";
 
 export type OpenHarnessSessionOptions = {
   readonly recorder: HarnessEventRecorder;
@@ -58,6 +58,18 @@ export type HarnessSession = {
     readonly execute: () => unknown;
   }): Promise<unknown>;
   nextCodeCallIndex(): number;
+  /**
+   * Runs a direct-execute step (tool.call, decision, code.run) between
+   * `harness.execute_step.started` and `.succeeded`. A step whose `succeeded` is recorded returns
+   * the recorded output without running again; a step only `started` runs again.
+   */
+  executeStep(options: {
+    readonly stepId: string;
+    readonly uses: ExecuteStepUses;
+    readonly stepPath: string;
+    readonly visitIndex: number;
+    readonly run: () => Promise<unknown>;
+  }): Promise<unknown>;
   complete(options?: { readonly output?: unknown }): Promise<void>;
   fail(error: unknown): Promise<void>;
   usage(): SessionUsage;
@@ -122,6 +134,16 @@ export async function openHarnessSession(options: OpenHarnessSessionOptions): Pr
     wrapTools: (tools) => wrapToolsForSession(core, tools),
     callTool: (call) => core.runToolCall({ ...call, caller: "code" }),
     nextCodeCallIndex: () => core.takeCodeCallIndex(),
+    async executeStep(step) {
+      const identity = { runId, stepId: step.stepId, uses: step.uses, stepPath: step.stepPath, visitIndex: step.visitIndex };
+      const key = executeStepKey(identity);
+      const succeeded = ledger.executeStepsSucceeded.get(key);
+      if (succeeded !== undefined) return succeeded.output;
+      if (!ledger.executeStepsStarted.has(key)) await core.append([{ type: "harness.execute_step.started", payload: identity }]);
+      const output = (await step.run()) ?? null;
+      await core.append([{ type: "harness.execute_step.succeeded", payload: { ...identity, output } }]);
+      return output;
+    },
     async complete(completion) {
       if (finished) return;
       await core.append([

@@ -1,4 +1,6 @@
 import type {
+  ExecuteStepStartedPayload,
+  ExecuteStepSucceededPayload,
   HarnessEventEnvelope,
   ModelCalledPayload,
   ModelRespondedPayload,
@@ -27,6 +29,9 @@ export class SessionLedger {
   readonly modelCalled = new Map<string, ModelCalledPayload>();
   readonly modelResponded = new Map<string, ModelRespondedPayload>();
   readonly toolCalls = new Map<string, RecordedToolCall>();
+  /** Keyed by `executeStepKey(runId, stepPath, visitIndex)`. */
+  readonly executeStepsStarted = new Map<string, ExecuteStepStartedPayload>();
+  readonly executeStepsSucceeded = new Map<string, ExecuteStepSucceededPayload>();
 
   constructor(events: readonly HarnessEventEnvelope[] = []) {
     for (const event of events) this.add(event);
@@ -59,8 +64,18 @@ export class SessionLedger {
         this.toolCalls.set(callId, { ...this.toolCalls.get(callId), terminal });
         break;
       }
+      case "harness.execute_step.started":
+        this.executeStepsStarted.set(executeStepKey(payload), payload as ExecuteStepStartedPayload);
+        break;
+      case "harness.execute_step.succeeded":
+        this.executeStepsSucceeded.set(executeStepKey(payload), payload as ExecuteStepSucceededPayload);
+        break;
       default:
         break;
     }
   }
+}
+
+export function executeStepKey(payload: { readonly runId?: unknown; readonly stepPath?: unknown; readonly visitIndex?: unknown }): string {
+  return JSON.stringify([payload.runId, payload.stepPath, payload.visitIndex]);
 }
