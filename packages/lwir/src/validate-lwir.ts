@@ -1,4 +1,4 @@
-import { canonicalJson } from "@little-stack/canonical";
+import { LittleWorkflowError, canonicalJson } from "@little-stack/canonical";
 import { FindingList } from "./findings.js";
 import { checkCodeRunRules } from "./rules/code-run-rules.js";
 import { checkDecisionRules } from "./rules/decision-rules.js";
@@ -39,6 +39,16 @@ function reasonOf(error: unknown): string {
   }
 }
 
+function nonHashableMessage(error: unknown): string {
+  const advice =
+    "An LWIR document must be plain JSON: no undefined, functions, NaN or Infinity, bigint, cycles, class instances, accessors or sparse arrays.";
+  if (LittleWorkflowError.is(error, "canonical.not_json")) return `The document cannot be hashed: ${error.message} ${advice}`;
+  if (error instanceof RangeError) {
+    return `The document cannot be hashed: it is nested too deeply to canonicalize. ${advice}`;
+  }
+  return `The document cannot be hashed: reading it failed (${reasonOf(error)}). ${advice}`;
+}
+
 /**
  * Validates an LWIR document against lwir.md §1–§4, §6 (static expression checks) and §7 (step
  * ids), returning every finding in one pass. Never throws, whatever `doc` is.
@@ -55,7 +65,7 @@ export function validateLwir(doc: unknown): ValidationResult {
       findings.report({
         code: "lwir.non_hashable",
         path: [],
-        message: `The document is not plain, canonical JSON: ${reasonOf(error)}. Remove undefined values, functions, non-finite numbers, cycles, class instances and accessors.`,
+        message: nonHashableMessage(error),
       });
       return { valid: false, findings: findings.toArray() };
     }
