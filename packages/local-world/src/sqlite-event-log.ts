@@ -47,6 +47,11 @@ CREATE TABLE IF NOT EXISTS run_locks (
 );
 `;
 
+/** Rows per INSERT statement (6 parameters each, far below SQLite's parameter limit). */
+const maxRowsPerStatement = 64;
+/** Another writer can win the race for a sequence; give up only if that keeps happening. */
+const maxSequenceConflicts = 100;
+
 const expectedEventColumns = ["run_id", "sequence", "event_id", "type", "recorded_at", "payload"];
 
 export function openSqliteEventLog(options: { readonly path: string; readonly durability: Durability }): SqliteEventLog {
@@ -62,22 +67,30 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
   try {
     // Wait for another process's write transaction instead of failing at once.
     database.pragma("busy_timeout = 10000");
+    // Read-only checks first: a file that is not our event log must not be switched to WAL.
+    checkEventColumns(path, database);
     const journalMode = database.pragma("journal_mode = WAL", { simple: true });
     if (journalMode !== "wal") throw new EventLogCorruptError(path, `SQLite refused WAL mode (journal_mode=${String(journalMode)})`);
     // better-sqlite3 is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1: a connection starts at
     // NORMAL in WAL mode unless told otherwise, so the level is set on every connection.
     database.pragma(`synchronous = ${wanted.name}`);
     database.exec(schema);
-    checkEventColumns(path, database);
   } catch (error) {
     database.close();
     throw mapOpenError(path, error);
   }
 
   const lastSequence = database.prepare<[string], number | null>("SELECT MAX(sequence) FROM events WHERE run_id = ?").pluck();
-  const insert = database.prepare(
-    "INSERT INTO events (run_id, sequence, event_id, type, recorded_at, payload) VALUES (?, ?, ?, ?, ?, ?)",
-  );
+  const insertColumns = "INSERT INTO events (run_id, sequence, event_id, type, recorded_at, payload) VALUES ";
+  const insertStatements = new Map<number, Database.Statement>();
+  function insertOf(rows: number): Database.Statement {
+    let statement = insertStatements.get(rows);
+    if (statement === undefined) {
+      statement = database.prepare(insertColumns + new Array(rows).fill("(?, ?, ?, ?, ?, ?)").join(", "));
+      insertStatements.set(rows, statement);
+    }
+    return statement;
+  }
   const selectAfter = database
     .prepare<[string, number], [number, string, string, string, string]>(
       "SELECT sequence, event_id, type, recorded_at, payload FROM events WHERE run_id = ? AND sequence > ? ORDER BY sequence",
@@ -113,18 +126,57 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
     durabilityChecked = true;
   }
 
-  const appendTransaction = database.transaction((runId: string, events: readonly PreparedEvent[], recordedAt: string) => {
-    const first = (lastSequence.get(runId) ?? 0) + 1;
-    const stored: EventEnvelope[] = new Array(events.length);
-    for (let index = 0; index < events.length; index += 1) {
-      const event = events[index]!;
-      const sequence = first + index;
-      const eventId = eventIdFor({ runId, sequence, type: event.type, payloadJson: event.payloadJson });
-      insert.run(runId, sequence, eventId, event.type, recordedAt, event.payloadJson);
-      stored[index] = envelopeOf({ eventId, runId, sequence, type: event.type, recordedAt, payloadJson: event.payloadJson });
+  /**
+   * The next sequence of each run this connection has appended to. Only a hint: the database
+   * has the last word. If another connection appended meanwhile, the insert collides with the
+   * primary key (or the density trigger) and is retried with the sequence read afresh, so the
+   * cache saves a read per append without ever producing a gap or a repeat.
+   */
+  const nextSequences = new Map<string, number>();
+
+  function nextSequenceOf(runId: string): number {
+    const cached = nextSequences.get(runId);
+    if (cached !== undefined) return cached;
+    return (lastSequence.get(runId) ?? 0) + 1;
+  }
+
+  function insertRows(runId: string, events: readonly PreparedEvent[], first: number, recordedAt: string): string[] {
+    const eventIds: string[] = new Array(events.length);
+    const chunk = Math.min(events.length, maxRowsPerStatement);
+    const parameters: unknown[] = new Array(chunk * 6);
+    for (let start = 0; start < events.length; start += chunk) {
+      const rows = Math.min(chunk, events.length - start);
+      if (rows !== chunk) parameters.length = rows * 6;
+      for (let row = 0; row < rows; row += 1) {
+        const event = events[start + row]!;
+        const sequence = first + start + row;
+        const eventId = eventIdFor({ runId, sequence, type: event.type, payloadJson: event.payloadJson });
+        eventIds[start + row] = eventId;
+        const offset = row * 6;
+        parameters[offset] = runId;
+        parameters[offset + 1] = sequence;
+        parameters[offset + 2] = eventId;
+        parameters[offset + 3] = event.type;
+        parameters[offset + 4] = recordedAt;
+        parameters[offset + 5] = event.payloadJson;
+      }
+      insertOf(rows).run(parameters);
     }
-    return stored;
-  });
+    return eventIds;
+  }
+
+  // A batch that fits one INSERT statement is atomic on its own (one autocommit statement, which
+  // takes the write lock before it reads); larger batches need an explicit transaction.
+  const insertLargeBatch = database.transaction(insertRows);
+
+  function appendOnce(runId: string, events: readonly PreparedEvent[], recordedAt: string): { first: number; eventIds: string[] } {
+    const first = nextSequenceOf(runId);
+    const eventIds =
+      events.length <= maxRowsPerStatement
+        ? insertRows(runId, events, first, recordedAt)
+        : insertLargeBatch.immediate(runId, events, first, recordedAt);
+    return { first, eventIds };
+  }
 
   function guard<T>(operation: string, work: () => T): T {
     try {
@@ -157,9 +209,32 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
     append(runId, events) {
       if (events.length === 0) return [];
       const recordedAt = new Date().toISOString();
-      const stored = guard("append events", () => appendTransaction.immediate(runId, events, recordedAt));
+      let stored: { first: number; eventIds: string[] };
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          stored = appendOnce(runId, events, recordedAt);
+          break;
+        } catch (error) {
+          nextSequences.delete(runId);
+          if (isSequenceConflict(error) && attempt < maxSequenceConflicts) continue;
+          throw mapRuntimeError(path, "append events", error);
+        }
+      }
+      nextSequences.set(runId, stored.first + events.length);
       if (!durabilityChecked) checkDurabilityAfterWrite();
-      return stored;
+      const envelopes: EventEnvelope[] = new Array(events.length);
+      for (let index = 0; index < events.length; index += 1) {
+        const event = events[index]!;
+        envelopes[index] = envelopeOf({
+          eventId: stored.eventIds[index]!,
+          runId,
+          sequence: stored.first + index,
+          type: event.type,
+          recordedAt,
+          payloadJson: event.payloadJson,
+        });
+      }
+      return envelopes;
     },
 
     list(runId, listOptions) {
@@ -220,9 +295,15 @@ function checkEventColumns(path: string, database: Database.Database): void {
     .prepare<[], string>("SELECT name FROM pragma_table_info('events')")
     .pluck()
     .all();
-  if (columns.join(",") !== expectedEventColumns.join(",")) {
+  if (columns.length > 0 && columns.join(",") !== expectedEventColumns.join(",")) {
     throw new EventLogCorruptError(path, `its events table has columns (${columns.join(", ")}), not an event log's`);
   }
+}
+
+/** The insert lost the race for its sequence to another connection (primary key or density trigger). */
+function isSequenceConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_TRIGGER";
 }
 
 function isCorruption(error: unknown): boolean {
