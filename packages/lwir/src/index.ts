@@ -38,3 +38,81 @@ export {
   type ValidationResult,
 } from "./types.js";
 export { validateLwir } from "./validate-lwir.js";
+
+// Expressions, JSON Schema subset, schema/output-mode normalization, identity (lwir-core).
+export { deepFreeze, type DeepReadonly } from "./deep-freeze.js";
+export {
+  analyzeTemplatesIn,
+  analyzeTemplateString,
+  type StepReference,
+  type TemplateAnalysis,
+  type TemplateAnalysisAt,
+  type TemplateAnalysisOptions,
+} from "./expressions/analyze-template.js";
+export {
+  evaluateExpression,
+  evaluateTemplateString,
+  isTruthy,
+  resolveTemplates,
+  type ExpressionContext,
+  type StepExpressionState,
+} from "./expressions/evaluate-template.js";
+export type {
+  CallExpression,
+  ComparisonExpression,
+  ComparisonOperator,
+  Expression,
+  ExpressionPathSegment,
+  LiteralExpression,
+  LogicalExpression,
+  PathExpression,
+} from "./expressions/expression-ast.js";
+export {
+  ExpressionEvaluationError,
+  ExpressionSyntaxError,
+  type ExpressionEvaluationErrorCode,
+} from "./expressions/expression-errors.js";
+export { expressionFunctions, type ExpressionFunction } from "./expressions/expression-functions.js";
+export { expressionRoots, stepAccessors, type ExpressionRoot, type StepAccessor } from "./expressions/expression-vocabulary.js";
+export { parseExpression } from "./expressions/parse-expression.js";
+export { parseTemplateString, type TemplateParse } from "./expressions/parse-template.js";
+export {
+  allowedSchemaKeywords,
+  checkSchemaSubset,
+  type SchemaSubsetProblem,
+} from "./schema/check-schema-subset.js";
+export {
+  createSchemaValidator,
+  type SchemaValidationIssue,
+  type SchemaValidationResult,
+  type SchemaValidator,
+} from "./schema/create-schema-validator.js";
+export type { JsonSchema, JsonSchemaObject } from "./schema/json-schema.js";
+export {
+  isAiSdkSchema,
+  isZodSchema,
+  normalizeSchema,
+  type AiSdkSchemaLike,
+  type SchemaLike,
+  type ZodSchemaLike,
+} from "./schema/normalize-schema.js";
+export {
+  normalizeOutputMode,
+  type LwirOutputMode,
+  type LwirOutputModeName,
+  type NormalizedOutputMode,
+  type OutputModeKindSpec,
+  type OutputModeLwirSpec,
+  type OutputModeSpec,
+} from "./schema/output-mode.js";
+export {
+  OutputModeError,
+  SchemaCompilationError,
+  SchemaNormalizationError,
+  type SchemaNormalizationErrorCode,
+} from "./schema/schema-errors.js";
+export {
+  registerWorkflowVersion,
+  WORKFLOW_VERSION_CANONICALIZER,
+  type WorkflowVersion,
+} from "./register-workflow-version.js";
