@@ -22,6 +22,8 @@ function project(name: string, root: string, include: string[] = defaultInclude)
       root,
       include,
       environment: "node",
+      // clipanion's ESM build does a directory import Node refuses; let vite resolve it instead.
+      server: { deps: { inline: ["clipanion"] } },
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },

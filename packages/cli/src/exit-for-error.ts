@@ -1,0 +1,47 @@
+import { LittleWorkflowError } from "@little-stack/canonical";
+import { CliInputError, CliUsageError } from "./cli-errors.js";
+import { type ExitCode, exitCodes } from "./exit-codes.js";
+
+export type ErrorExit = {
+  readonly exitCode: ExitCode;
+  /** One line for stderr (without the `little: ` prefix or a newline). */
+  readonly message: string;
+};
+
+/** Codes of LittleWorkflowErrors that are the user's input rather than the thing being run. */
+const usageErrorCodes = new Set<string>([CliUsageError.code, CliInputError.code]);
+
+/**
+ * Maps anything a command throws to its exit code and a one-line message. Parse errors from
+ * clipanion and the CLI's own usage/input errors are 2; every other failure is 1. Stack traces
+ * are never part of the message (set LITTLE_DEBUG=1 to see them).
+ */
+export function exitForError(error: unknown): ErrorExit {
+  if (LittleWorkflowError.is(error)) {
+    if (usageErrorCodes.has(error.code)) return { exitCode: exitCodes.usage, message: oneLine(error.message) };
+    return { exitCode: exitCodes.failure, message: `${error.code}: ${oneLine(error.message)}` };
+  }
+  if (isClipanionParseError(error)) {
+    // "Command not found" lists every command on following lines; name the unknown word instead.
+    const input = (error as { input?: unknown }).input;
+    if (error.message.startsWith("Command not found") && Array.isArray(input) && typeof input[0] === "string" && input[0] !== "\u0000") {
+      return { exitCode: exitCodes.usage, message: `unknown command "${input[0]}" — run "little --help" for the list of commands` };
+    }
+    return { exitCode: exitCodes.usage, message: `${firstLine(error.message)} — run "little --help" for usage` };
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { exitCode: exitCodes.failure, message: `internal error: ${oneLine(message)} (set LITTLE_DEBUG=1 for the stack trace)` };
+}
+
+/** clipanion marks its parse and option-validation errors with a `clipanion` property. */
+function isClipanionParseError(error: unknown): error is Error {
+  return error instanceof Error && typeof (error as { clipanion?: unknown }).clipanion === "object";
+}
+
+function firstLine(text: string): string {
+  return text.trim().split("\n")[0]!.trim();
+}
+
+function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, " ");
+}
