@@ -1,5 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -14,6 +15,35 @@ const root = mkdtempSync(join(tmpdir(), "local-world-"));
 let counter = 0;
 const freshDir = () => join(root, `world-${(counter += 1)}`);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/**
+ * Read-only storage for the current user. Root ignores permission bits, so as root this mounts a
+ * tmpfs and remounts it read-only (EROFS: denies root too); as another user, chmod 0555 (EACCES).
+ * Root without the right to mount gets neither; the test then fails loudly rather than pass
+ * without proving anything.
+ */
+function makeReadOnlyCapable(folder: string): {
+  makeReadOnly(): void;
+  makeWritable(): void;
+  dispose(): void;
+  expectedCode: RegExp;
+} {
+  if (process.getuid?.() !== 0) {
+    return {
+      makeReadOnly: () => chmodSync(folder, 0o555),
+      makeWritable: () => chmodSync(folder, 0o755),
+      dispose: () => chmodSync(folder, 0o755),
+      expectedCode: /EACCES/,
+    };
+  }
+  execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", folder]);
+  return {
+    makeReadOnly: () => execFileSync("mount", ["-o", "remount,ro", folder]),
+    makeWritable: () => execFileSync("mount", ["-o", "remount,rw", folder]),
+    dispose: () => execFileSync("umount", [folder]),
+    expectedCode: /EROFS/,
+  };
+}
 
 const fileDigest = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
@@ -232,6 +262,34 @@ describe("localWorld bad storage", () => {
     expect((error as Error).message).toContain(join(file, "data"));
     expect((error as Error).message).toContain("ENOTDIR");
     expect(readFileSync(file, "utf8")).toBe("not a folder");
+  });
+
+  it("refuses a data dir on read-only storage and leaves the data there readable and unchanged", async () => {
+    const mountPoint = join(root, "read-only-mount");
+    mkdirSync(mountPoint);
+    const readOnly = makeReadOnlyCapable(mountPoint);
+    try {
+      const dataDir = join(mountPoint, "data");
+      const world = localWorld({ dataDir });
+      const stored = await world.appendEvents("run-1", [{ type: "RunStarted", payload: { n: 1 } }, { type: "StepCompleted", payload: {} }]);
+      await world.close();
+      readOnly.makeReadOnly();
+      const eventsDb = join(dataDir, "events", "events.db");
+      const before = fileDigest(eventsDb);
+      const error = await caught(() => localWorld({ dataDir }));
+      expect(error).toBeInstanceOf(DataDirNotWritableError);
+      expect((error as Error).message).toMatch(readOnly.expectedCode);
+      const fresh = await caught(() => localWorld({ dataDir: join(mountPoint, "never-created") }));
+      expect(fresh).toBeInstanceOf(DataDirNotWritableError);
+      expect((fresh as Error).message).toMatch(readOnly.expectedCode);
+      readOnly.makeWritable();
+      expect(fileDigest(eventsDb)).toBe(before);
+      const reopened = localWorld({ dataDir });
+      expect(await reopened.listEvents("run-1")).toEqual(stored);
+      await reopened.close();
+    } finally {
+      readOnly.dispose();
+    }
   });
 
   it("rejects options that cannot work", () => {

@@ -1,6 +1,6 @@
-import { accessSync, constants, mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { mkdir, readFile, rm, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ArtifactIntegrityError, ArtifactNotFoundError } from "./artifact-errors.js";
 import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact } from "./artifact-content.js";
 import { writeFileDurably } from "./durable-file.js";
@@ -275,8 +275,24 @@ function ensureWritableFolder(folder: string): void {
     mkdirSync(folder, { recursive: true });
     accessSync(folder, constants.W_OK);
   } catch (error) {
-    throw new DataDirNotWritableError(folder, error);
+    throw new DataDirNotWritableError(folder, explainUnwritable(folder, error));
   }
+}
+
+/**
+ * A recursive mkdir on read-only storage reports ENOENT for the missing folder; the useful reason
+ * (EROFS, EACCES, ENOTDIR) is found by asking the deepest folder that does exist.
+ */
+function explainUnwritable(folder: string, error: unknown): unknown {
+  if ((error as { code?: unknown }).code !== "ENOENT") return error;
+  let ancestor = dirname(folder);
+  while (!existsSync(ancestor) && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor);
+  try {
+    accessSync(ancestor, constants.W_OK);
+  } catch (reason) {
+    return reason;
+  }
+  return error;
 }
 
 async function readOptional(path: string): Promise<string | undefined> {

@@ -76,5 +76,5 @@ export function describeValue(value: unknown): string {
 export function describeFileSystemError(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  return typeof code === "string" ? `${code}: ${message}` : message;
+  return typeof code === "string" && !message.startsWith(code) ? `${code}: ${message}` : message;
 }
