@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { mountsForRole, type RoleMounts } from "@little-stack/memory";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { BashTool, MemoryMount as ContractMemoryMount, ScratchMount as ContractScratchMount } from "../contract/mounts.js";
+import { resolveSkills, skillStaging } from "@little-stack/skills";
+import type {
+  BashTool,
+  HarnessRuntimeMount,
+  MemoryMount as ContractMemoryMount,
+  ScratchMount as ContractScratchMount,
+  SkillDescriptor as ContractSkillDescriptor,
+} from "../contract/mounts.js";
 import { createBashTool, type CreateBashToolOptions, type HarnessBashTool } from "./bash-tool.js";
 import { BashToolConfigError } from "./bash-tool-config-error.js";
 
@@ -276,12 +283,17 @@ describe("bash tool: configuration", () => {
     expect(result.stderr).toContain(join(root, "missing"));
   });
 
-  it("fits the harness contract types", () => {
+  it("fits the harness contract types, and stages what @little-stack/skills resolves", async () => {
     const mounts = mountsForRole({ role: "planner", dataDir, workflowId: "wf", runId: "r" });
-    const contractTool: BashTool = toolFor(mounts);
+    const resolved = await resolveSkills([skillDir], { dataDir });
+    const contractSkills: readonly ContractSkillDescriptor[] = resolved.skills;
+    const staged: readonly HarnessRuntimeMount[] = skillStaging(resolved.skills);
+    const contractTool: BashTool = createBashTool({ mounts: [...mounts.memoryMounts, ...mounts.scratchMounts], skills: skillStaging(resolved.skills) });
     const memory: readonly ContractMemoryMount[] = mounts.memoryMounts;
     const scratch: readonly ContractScratchMount[] = mounts.scratchMounts;
-    expect(typeof contractTool.execute).toBe("function");
     expect(memory.length + scratch.length).toBe(3);
+    expect(contractSkills.map((entry) => entry.name)).toEqual(["demo"]);
+    expect(staged).toEqual([{ name: "demo", mountPath: ".agents/skills/demo/", mode: "ro", hostPath: skillDir }]);
+    expect((await contractTool.execute({ cmd: "cat .agents/skills/demo/SKILL.md | head -2" })).stdout).toBe("---\nname: demo\n");
   });
 });
