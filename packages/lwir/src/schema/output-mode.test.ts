@@ -14,6 +14,8 @@ const zodObjectJson = {
   additionalProperties: false,
 };
 
+const { $schema: _dialect, ...zodObjectItems } = zodObjectJson;
+
 describe("normalizeOutputMode: LWIR shape", () => {
   const cases: [string, unknown, unknown][] = [
     ["text", { mode: "text" }, { mode: "text" }],
@@ -35,7 +37,11 @@ describe("normalizeOutputMode: seed kind shape", () => {
     ["text", { kind: "text" }, { mode: "text" }],
     ["object", { kind: "object", schema: objectSchema, name: "n" }, { mode: "object", schema: objectSchema, name: "n" }],
     ["array from its element", { kind: "array", element: { type: "string" } }, { mode: "array", schema: { type: "array", items: { type: "string" } } }],
-    ["array from a Zod element", { kind: "array", element: zodObject }, { mode: "array", schema: { type: "array", items: zodObjectJson } }],
+    [
+      "array from a Zod element ($schema lifted to the array)",
+      { kind: "array", element: zodObject },
+      { mode: "array", schema: { $schema: zodObjectJson.$schema, type: "array", items: zodObjectItems } },
+    ],
     ["choice", { kind: "choice", values: ["a"], description: "d" }, { mode: "choice", values: ["a"], description: "d" }],
     ["json", { kind: "json", schema: { type: "number" } }, { mode: "json", schema: { type: "number" } }],
   ];

@@ -85,6 +85,13 @@ function isArraySchema(schema: JsonSchema): boolean {
   return typeof schema === "object" && schema.type === "array";
 }
 
+// The element's `$schema` moves to the array schema, so the dialect applies to the whole schema.
+function arrayOf(element: JsonSchema): JsonSchema {
+  if (typeof element === "boolean" || !Object.hasOwn(element, "$schema")) return { type: "array", items: element };
+  const { $schema, ...items } = element;
+  return { $schema, type: "array", items };
+}
+
 function isSchemaLike(spec: object): boolean {
   return isZodSchema(spec) || isAiSdkSchema(spec) || (!("mode" in spec) && !("kind" in spec));
 }
@@ -119,7 +126,7 @@ export function normalizeOutputMode(spec: unknown): LwirOutputMode {
     case "array": {
       if (usesKind) {
         if (record.element === undefined) fail('array kind needs an "element" schema (the schema of one item).');
-        return { mode: "array", schema: { type: "array", items: schemaOf(record.element, "array element schema") }, ...labels };
+        return { mode: "array", schema: arrayOf(schemaOf(record.element, "array element schema")), ...labels };
       }
       if (record.schema === undefined) fail('array mode needs a "schema" describing the whole array.');
       const schema = schemaOf(record.schema, "array schema");
