@@ -126,6 +126,8 @@ describe.concurrent("little --help and --version", () => {
     const result = await runLittle(["--help"]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("little validate");
+    // Not a terminal: no ANSI colour codes.
+    expect(result.stdout).not.toContain("\u001b[");
   });
 
   it("explains validate with validate --help", async () => {

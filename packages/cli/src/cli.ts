@@ -11,8 +11,13 @@ export const commands: readonly CommandClass<CliContext>[] = [ValidateCommand];
 export type RunCliOptions = Partial<CliContext>;
 
 /** The `little` command-line interface with its commands, `--help` and `--version`. */
-export function createCli(): Cli<CliContext> {
-  const cli = new Cli<CliContext>({ binaryLabel: "Little Workflow", binaryName: "little", binaryVersion: packageVersion() });
+export function createCli(options: { enableColors?: boolean } = {}): Cli<CliContext> {
+  const cli = new Cli<CliContext>({
+    binaryLabel: "Little Workflow",
+    binaryName: "little",
+    binaryVersion: packageVersion(),
+    enableColors: options.enableColors ?? false,
+  });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
   for (const command of commands) cli.register(command);
@@ -25,8 +30,10 @@ export function createCli(): Cli<CliContext> {
  * becomes one `little: …` line on stderr and exit code 1 or 2 (see exitForError).
  */
 export async function runCli(argv: readonly string[], options: RunCliOptions = {}): Promise<ExitCode> {
-  const context: CliContext = { ...Cli.defaultContext, cwd: process.cwd(), ...options };
-  const cli = createCli();
+  const base: CliContext = { ...Cli.defaultContext, cwd: process.cwd(), ...options };
+  // clipanion assumes colours whenever Node supports them; only use them on a terminal.
+  const context: CliContext = { ...base, colorDepth: options.colorDepth ?? terminalColorDepth(base) };
+  const cli = createCli({ enableColors: context.colorDepth > 1 });
   try {
     // Not cli.run(): it prints parse errors with full usage on stdout and exits 1, where the
     // contract is one line on stderr and exit 2.
@@ -62,6 +69,12 @@ function attachCli(command: Command<CliContext>, cli: Cli<CliContext>, context: 
     run: (input, subContext) => cli.run(input, { ...context, ...subContext }),
     usage: (target, usageOptions) => cli.usage(target, usageOptions),
   };
+}
+
+function terminalColorDepth(context: CliContext): number {
+  if (context.env["NO_COLOR"] !== undefined && context.env["NO_COLOR"] !== "") return 1;
+  const stream = context.stdout as { isTTY?: boolean; getColorDepth?: () => number };
+  return stream.isTTY === true && typeof stream.getColorDepth === "function" ? stream.getColorDepth() : 1;
 }
 
 function toExitCode(value: number | void): ExitCode {
