@@ -88,7 +88,9 @@ export class FindingList {
     const key = `${finding.code}\u0000${path}`;
     if (this.#seen.has(key)) return;
     this.#seen.add(key);
-    this.#findings.push({ severity: "error", code: finding.code, path, message: finding.message });
+    const message =
+      finding.message.length > maxMessageLength ? `${finding.message.slice(0, maxMessageLength - 1)}…` : finding.message;
+    this.#findings.push({ severity: "error", code: finding.code, path, message });
   }
 
   get size(): number {
@@ -99,6 +101,13 @@ export class FindingList {
     return [...this.#findings];
   }
 }
+
+/** A user-supplied name (key, id, model…) shortened for a message; paths keep the full text. */
+export function shown(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+const maxMessageLength = 2_000;
 
 /** A short, printable rendering of any value for messages (never throws, never huge). */
 export function describeValue(value: unknown): string {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { JsonPathSegment } from "@little-stack/canonical";
-import { describeValue, type FindingList } from "../findings.js";
+import { describeValue, shown, type FindingList } from "../findings.js";
 import { hasField, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
 import type { LwirRuleContext } from "./rule-context.js";
 
@@ -123,7 +123,7 @@ function checkFile(options: { file: unknown; path: JsonPathSegment[]; findings: 
     findings.report({
       code: "code.invalid_file",
       path: [...path, key],
-      message: `Unknown file field \`${key}\`: a file has only content and sha256.`,
+      message: `Unknown file field \`${shown(key)}\`: a file has only content and sha256.`,
     });
   }
   const content = ownField(file, "content");
@@ -179,7 +179,7 @@ function checkSandbox(options: { withValue: JsonRecord; path: JsonPathSegment[];
     findings.report({
       code: "code.invalid_sandbox",
       path: [...sandboxPath, key],
-      message: `Unknown sandbox field \`${key}\`: the sandbox policy has only network, env and fs.`,
+      message: `Unknown sandbox field \`${shown(key)}\`: the sandbox policy has only network, env and fs.`,
     });
   }
   for (const key of sandboxFields) {

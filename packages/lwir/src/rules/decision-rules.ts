@@ -1,5 +1,5 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
-import { describeValue, type FindingList } from "../findings.js";
+import { describeValue, shown, type FindingList } from "../findings.js";
 import { hasField, isNonEmptyString, isRecord, ownField, unknownKeys } from "./json-shape.js";
 import type { LwirRuleContext, StepEntry } from "./rule-context.js";
 import { isWholeTemplate } from "./whole-template.js";
@@ -50,7 +50,7 @@ function checkCases(options: { entry: StepEntry; cases: unknown; findings: Findi
       return;
     }
     for (const key of unknownKeys(decisionCase, caseFields)) {
-      report([...casePath, key], `Unknown decision case field \`${key}\`: a case has only \`when\` and \`to\`.`);
+      report([...casePath, key], `Unknown decision case field \`${shown(key)}\`: a case has only \`when\` and \`to\`.`);
     }
     const when = ownField(decisionCase, "when");
     if (!isWholeTemplate(when)) {
@@ -80,7 +80,7 @@ function checkTarget(options: {
   findings.report({
     code: "decision.target_not_in_scope",
     path,
-    message: `Decision target "${target}" is not a step of ${where}; use a step id of the same list or "end".`,
+    message: `Decision target "${shown(target)}" is not a step of ${where}; use a step id of the same list or "end".`,
   });
 }
 

@@ -1,5 +1,5 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
-import { describeValue, type FindingList } from "../findings.js";
+import { describeValue, shown, type FindingList } from "../findings.js";
 import { LWIR_API_VERSION, LWIR_KIND } from "../types.js";
 import { hasField, isNonEmptyString, isRecord, ownField, unknownKeys } from "./json-shape.js";
 import type { LwirRuleContext } from "./rule-context.js";
@@ -16,7 +16,7 @@ export function checkDocumentRules(context: LwirRuleContext, findings: FindingLi
     findings.report({
       code: "schema.invalid",
       path: [key],
-      message: `Unknown top-level field \`${key}\`: an LWIR document has only apiVersion, kind, metadata, input, output, permissions and steps. Remove it.`,
+      message: `Unknown top-level field \`${shown(key)}\`: an LWIR document has only apiVersion, kind, metadata, input, output, permissions and steps. Remove it.`,
     });
   }
   if (ownField(document, "apiVersion") !== LWIR_API_VERSION) {
@@ -61,7 +61,7 @@ function checkMetadata(metadata: unknown, findings: FindingList): void {
     findings.report({
       code: "schema.invalid",
       path: ["metadata", key],
-      message: `Unknown metadata field \`${key}\`: metadata has only name, version and description.`,
+      message: `Unknown metadata field \`${shown(key)}\`: metadata has only name, version and description.`,
     });
   }
   if (!isNonEmptyString(ownField(metadata, "name"))) {
@@ -101,7 +101,7 @@ function checkSchemaSection(options: {
     findings.report({
       code: "schema.invalid",
       path: [section, key],
-      message: `Unknown field \`${key}\` in ${section}: it has only \`schema\`.`,
+      message: `Unknown field \`${shown(key)}\` in ${section}: it has only \`schema\`.`,
     });
   }
   if (!hasField(value, "schema")) {
@@ -146,7 +146,7 @@ function checkPermissions(permissions: unknown, findings: FindingList): void {
     findings.report({
       code: "schema.invalid",
       path: ["permissions", key],
-      message: `Unknown permissions field \`${key}\`: permissions has only models, tools, secrets and network.`,
+      message: `Unknown permissions field \`${shown(key)}\`: permissions has only models, tools, secrets and network.`,
     });
   }
   for (const key of permissionFields) {

@@ -1,5 +1,5 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
-import { describeValue, type FindingList } from "../findings.js";
+import { describeValue, shown, type FindingList } from "../findings.js";
 import { hasField, isIntegerInRange, isNonEmptyString, isRecord, ownField, unknownKeys } from "./json-shape.js";
 import type { LwirRuleContext } from "./rule-context.js";
 
@@ -32,7 +32,7 @@ export function checkFixerRules(context: LwirRuleContext, findings: FindingList)
       findings.report({
         code: "fixer.invalid_config",
         path: [...path, key],
-        message: `Unknown fixer field \`${key}\`: a fixer has only model, maxAttempts and system.`,
+        message: `Unknown fixer field \`${shown(key)}\`: a fixer has only model, maxAttempts and system.`,
       });
     }
     const model = ownField(fixer, "model");
@@ -46,7 +46,7 @@ export function checkFixerRules(context: LwirRuleContext, findings: FindingList)
       findings.report({
         code: "fixer.model.disallowed",
         path: [...path, "model"],
-        message: `Fixer model "${model}" is not in permissions.models; add it there or use an allowed slot.`,
+        message: `Fixer model "${shown(model)}" is not in permissions.models; add it there or use an allowed slot.`,
       });
     }
     const maxAttempts = ownField(fixer, "maxAttempts");

@@ -1,4 +1,4 @@
-import type { FindingList } from "../findings.js";
+import { shown, type FindingList } from "../findings.js";
 import { isRecord, ownField } from "./json-shape.js";
 import type { LwirRuleContext, StepEntry, StepScope } from "./rule-context.js";
 import { ScopeGraph } from "./scope-graph.js";
@@ -18,7 +18,7 @@ export function checkGraphRules(context: LwirRuleContext, findings: FindingList)
 }
 
 function quoteAll(ids: readonly string[]): string {
-  return ids.map((id) => `"${id}"`).join(", ");
+  return ids.map((id) => `"${shown(id)}"`).join(", ");
 }
 
 function checkReferences(options: {
@@ -69,7 +69,7 @@ function checkReferences(options: {
         const parts: string[] = [];
         if (undeclared.size > 0) parts.push(`add ${quoteAll([...undeclared])} to this step's needs`);
         if (undeclaredOuter.size > 0) {
-          parts.push(`add ${quoteAll([...undeclaredOuter])} to the needs of the parallel step "${entry.scope.parallel?.id ?? "?"}"`);
+          parts.push(`add ${quoteAll([...undeclaredOuter])} to the needs of the parallel step "${shown(entry.scope.parallel?.id ?? "?")}"`);
         }
         findings.report({
           code: "step.undeclared_dependency",
@@ -154,7 +154,7 @@ function checkDecisionTargetNeeds(graph: ScopeGraph, findings: FindingList): voi
       findings.report({
         code: "lwir.decision_target_referenced_by_needs",
         path: [...node.path, "needs", need.index],
-        message: `"${need.id}" is a target of decision "${decision.id ?? "?"}" and has needs of its own, so needing it can deadlock when the decision routes elsewhere. Route to this step from the decision too, or drop the needs of "${need.id}".`,
+        message: `"${shown(need.id)}" is a target of decision "${shown(decision.id ?? "?")}" and has needs of its own, so needing it can deadlock when the decision routes elsewhere. Route to this step from the decision too, or drop the needs of "${shown(need.id)}".`,
       });
     }
   }

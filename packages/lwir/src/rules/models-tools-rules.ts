@@ -1,4 +1,4 @@
-import { describeValue, type FindingList } from "../findings.js";
+import { describeValue, shown, type FindingList } from "../findings.js";
 import { hasField, isNonEmptyString, isRecord, ownField } from "./json-shape.js";
 import type { LwirRuleContext, StepEntry } from "./rule-context.js";
 
@@ -31,7 +31,7 @@ function checkAiGenerate(options: {
     findings.report({
       code: "model.disallowed",
       path: modelPath,
-      message: `Model "${model}" is not in permissions.models; add it there or use an allowed slot.`,
+      message: `Model "${shown(model)}" is not in permissions.models; add it there or use an allowed slot.`,
     });
   }
   if (typeof ownField(withValue, "prompt") !== "string") {
@@ -69,7 +69,7 @@ function checkToolCall(options: {
     findings.report({
       code: "tool.disallowed",
       path: toolPath,
-      message: `Tool "${tool}" is not in permissions.tools; add it there or use an allowed tool.`,
+      message: `Tool "${shown(tool)}" is not in permissions.tools; add it there or use an allowed tool.`,
     });
   }
 }

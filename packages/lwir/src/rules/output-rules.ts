@@ -1,5 +1,5 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
-import { describeValue, type FindingList } from "../findings.js";
+import { describeValue, shown, type FindingList } from "../findings.js";
 import { reportSchemaProblems } from "./document-rules.js";
 import { hasField, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
 import type { LwirRuleContext, StepEntry } from "./rule-context.js";
@@ -81,7 +81,7 @@ function checkOutputMode(options: {
     findings.report({
       code: "output.invalid",
       path: [...path, key],
-      message: `\`${key}\` does not apply to output mode "${String(mode)}", which takes ${listOf(allowed)}.`,
+      message: `\`${shown(key)}\` does not apply to output mode "${String(mode)}", which takes ${listOf(allowed)}.`,
     });
   }
   if (mode === "choice") {
@@ -147,7 +147,7 @@ function checkChoiceValues(options: { output: JsonRecord; path: JsonPathSegment[
         path: [...valuesPath, index],
         message:
           typeof value === "string"
-            ? `output.values lists "${value}" twice; choices are unique.`
+            ? `output.values lists "${shown(value)}" twice; choices are unique.`
             : `output.values entries must be strings (got ${describeValue(value)}).`,
       });
     }
@@ -196,7 +196,7 @@ function checkReferencedJsonOutputs(context: LwirRuleContext, findings: FindingL
         findings.report({
           code: "output.missing_schema",
           path: [...target.path, "output", "schema"],
-          message: `Step "${target.id ?? "?"}" has output mode "json" without a schema, but ${formatRef(entry)} references its output; add output.schema.`,
+          message: `Step "${shown(target.id ?? "?")}" has output mode "json" without a schema, but ${formatRef(entry)} references its output; add output.schema.`,
         });
       }
     }
@@ -204,5 +204,5 @@ function checkReferencedJsonOutputs(context: LwirRuleContext, findings: FindingL
 }
 
 function formatRef(entry: StepEntry): string {
-  return entry.id === undefined ? "another step" : `step "${entry.id}"`;
+  return entry.id === undefined ? "another step" : `step "${shown(entry.id)}"`;
 }

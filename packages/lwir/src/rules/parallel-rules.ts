@@ -1,5 +1,5 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
-import { describeValue, type FindingList, type LwirFindingCode } from "../findings.js";
+import { describeValue, shown, type FindingList, type LwirFindingCode } from "../findings.js";
 import { hasField, isIntegerInRange, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
 import type { LwirRuleContext, StepEntry } from "./rule-context.js";
 import { isWholeTemplate } from "./whole-template.js";
@@ -26,7 +26,7 @@ export function checkParallelRules(context: LwirRuleContext, findings: FindingLi
       report({
         code: "parallel.nested_unsupported",
         path: [...entry.path, "uses"],
-        message: `Parallel steps cannot be nested: this one is inside the body of "${entry.scope.parallel.id ?? "?"}". Flatten it into the outer list.`,
+        message: `Parallel steps cannot be nested: this one is inside the body of "${shown(entry.scope.parallel.id ?? "?")}". Flatten it into the outer list.`,
       });
       continue;
     }
@@ -137,7 +137,7 @@ function checkFanIn(options: { entry: StepEntry; withValue: JsonRecord; path: Js
     report({
       code: "parallel.invalid_fan_in",
       path: [...fanInPath, key],
-      message: `Unknown fanIn field \`${key}\`: fanIn has only order, output and outputStep.`,
+      message: `Unknown fanIn field \`${shown(key)}\`: fanIn has only order, output and outputStep.`,
     });
   }
   const order = ownField(fanIn, "order");

@@ -11,7 +11,7 @@ export class ScopeGraph {
   readonly #decisionTargets = new Map<StepEntry, StepEntry[]>();
   readonly #componentOf = new Map<StepEntry, number>();
   readonly #components: StepEntry[][] = [];
-  readonly #reachCache = new Map<StepEntry, ReadonlySet<StepEntry>>();
+  #closure: Uint32Array[] | undefined;
 
   constructor(scope: StepScope) {
     this.nodes = scope.entries.filter((entry) => entry.id !== undefined && !entry.isDuplicate);
@@ -43,9 +43,7 @@ export class ScopeGraph {
 
   /** Strongly connected components that contain a cycle (more than one node, or a self-loop). */
   cyclicComponents(): StepEntry[][] {
-    return this.#components.filter(
-      (component) => component.length > 1 || this.successors(component[0] as StepEntry).includes(component[0] as StepEntry),
-    );
+    return this.#components.filter((_component, index) => this.#isCyclic(index));
   }
 
   sameComponent(left: StepEntry, right: StepEntry): boolean {
@@ -55,20 +53,45 @@ export class ScopeGraph {
 
   /** True when a path of at least one edge leads from `from` to `to`. */
   reaches(from: StepEntry, to: StepEntry): boolean {
-    let reachable = this.#reachCache.get(from);
-    if (reachable === undefined) {
-      const seen = new Set<StepEntry>();
-      const stack = [...this.successors(from)];
-      while (stack.length > 0) {
-        const node = stack.pop() as StepEntry;
-        if (seen.has(node)) continue;
-        seen.add(node);
-        stack.push(...this.successors(node));
+    const fromComponent = this.#componentOf.get(from);
+    const toComponent = this.#componentOf.get(to);
+    if (fromComponent === undefined || toComponent === undefined) return false;
+    if (fromComponent === toComponent) return this.#isCyclic(fromComponent);
+    this.#closure ??= this.#buildClosure();
+    const reachable = this.#closure[fromComponent] as Uint32Array;
+    return ((reachable[toComponent >>> 5] as number) & (1 << (toComponent & 31))) !== 0;
+  }
+
+  #isCyclic(component: number): boolean {
+    const members = this.#components[component] ?? [];
+    const first = members[0];
+    return members.length > 1 || (first !== undefined && this.successors(first).includes(first));
+  }
+
+  /**
+   * Transitive closure over the components, one bitset each, built once and only when a reference
+   * needs it: linear in edges × components / 32, so thousands of back-edge reads stay cheap.
+   * Tarjan emits components in reverse topological order, so every successor component of
+   * component c has a smaller index and is complete when c is built.
+   */
+  #buildClosure(): Uint32Array[] {
+    const count = this.#components.length;
+    const words = (count + 31) >>> 5;
+    const closure: Uint32Array[] = [];
+    for (let component = 0; component < count; component += 1) {
+      const bits = new Uint32Array(words);
+      for (const member of this.#components[component] as StepEntry[]) {
+        for (const successor of this.successors(member)) {
+          const target = this.#componentOf.get(successor) as number;
+          if (target === component) continue;
+          bits[target >>> 5] = (bits[target >>> 5] as number) | (1 << (target & 31));
+          const inherited = closure[target] as Uint32Array;
+          for (let word = 0; word < words; word += 1) bits[word] = (bits[word] as number) | (inherited[word] as number);
+        }
       }
-      reachable = seen;
-      this.#reachCache.set(from, reachable);
+      closure.push(bits);
     }
-    return reachable.has(to);
+    return closure;
   }
 
   /** Tarjan's algorithm, iterative so a long list cannot exhaust the call stack. */

@@ -1,5 +1,5 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
-import { describeValue, type FindingList } from "../findings.js";
+import { describeValue, shown, type FindingList } from "../findings.js";
 import { LWIR_STEP_TYPES } from "../types.js";
 import { hasField, isIntegerInRange, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
 import { stepIdProblem, type LwirRuleContext, type StepEntry } from "./rule-context.js";
@@ -54,7 +54,7 @@ function checkFields(entry: StepEntry, record: JsonRecord, findings: FindingList
     findings.report({
       code: "step.invalid",
       path: [...entry.path, key],
-      message: `Unknown step field \`${key}\`: steps have only ${listOf(stepFields)}. Remove it.`,
+      message: `Unknown step field \`${shown(key)}\`: steps have only ${listOf(stepFields)}. Remove it.`,
     });
   }
   if (hasField(record, "steps") && entry.uses !== undefined && entry.uses !== "parallel") {
@@ -80,7 +80,7 @@ function checkId(entry: StepEntry, record: JsonRecord, findings: FindingList): v
     findings.report({
       code: "step.duplicate_id",
       path: [...entry.path, "id"],
-      message: `Step id "${entry.id}" is already used by step ${first?.index ?? "?"} of the same list; ids are unique within their list.`,
+      message: `Step id "${shown(entry.id ?? "?")}" is already used by step ${first?.index ?? "?"} of the same list; ids are unique within their list.`,
     });
   }
 }
@@ -122,9 +122,9 @@ function checkNeeds(options: {
         message: `needs entries must be non-empty step ids (got ${describeValue(need)}).`,
       });
     } else if (seen.has(need)) {
-      findings.report({ code: "step.invalid_needs", path: needPath, message: `"${need}" is listed twice in needs.` });
+      findings.report({ code: "step.invalid_needs", path: needPath, message: `"${shown(need)}" is listed twice in needs.` });
     } else if (need === entry.id) {
-      findings.report({ code: "step.invalid_needs", path: needPath, message: `A step cannot need itself ("${need}").` });
+      findings.report({ code: "step.invalid_needs", path: needPath, message: `A step cannot need itself ("${shown(need)}").` });
     } else {
       const resolution = resolveStepId({ context, from: entry, stepId: need });
       if (resolution.kind !== "sibling" && resolution.kind !== "enclosing_needs") {
@@ -141,9 +141,9 @@ function checkNeeds(options: {
 
 function missingNeedMessage(entry: StepEntry, need: string): string {
   if (entry.scope.parallel === undefined) {
-    return `needs names "${need}", which is not a step of this list.`;
+    return `needs names "${shown(need)}", which is not a step of this list.`;
   }
-  return `needs names "${need}", which is neither a step of this parallel body nor in the needs of the parallel step "${entry.scope.parallel.id ?? "?"}".`;
+  return `needs names "${shown(need)}", which is neither a step of this parallel body nor in the needs of the parallel step "${shown(entry.scope.parallel.id ?? "?")}".`;
 }
 
 function checkScalars(entry: StepEntry, record: JsonRecord, findings: FindingList): void {
@@ -172,7 +172,7 @@ function checkRetry(entry: StepEntry, retry: unknown, findings: FindingList): vo
     return;
   }
   for (const key of unknownKeys(retry, new Set(["maxAttempts", "backoff"]))) {
-    report([...path, key], `Unknown retry field \`${key}\`: retry has only maxAttempts and backoff.`);
+    report([...path, key], `Unknown retry field \`${shown(key)}\`: retry has only maxAttempts and backoff.`);
   }
   if (!isIntegerInRange(ownField(retry, "maxAttempts"), { min: 1, max: 10 })) {
     report(
@@ -194,7 +194,7 @@ function checkBackoff(options: {
     return;
   }
   for (const key of unknownKeys(backoff, new Set(["initialMs", "factor", "maxMs"]))) {
-    report([...path, key], `Unknown backoff field \`${key}\`: backoff has only initialMs, factor and maxMs.`);
+    report([...path, key], `Unknown backoff field \`${shown(key)}\`: backoff has only initialMs, factor and maxMs.`);
   }
   const milliseconds = { min: 0, max: Number.MAX_SAFE_INTEGER };
   const initialMs = ownField(backoff, "initialMs");
@@ -227,7 +227,7 @@ function checkOnFailure(entry: StepEntry, onFailure: unknown, findings: FindingL
     findings.report({
       code: "step.invalid",
       path: [...path, key],
-      message: `Unknown onFailure field \`${key}\`: onFailure has only \`fixer\`.`,
+      message: `Unknown onFailure field \`${shown(key)}\`: onFailure has only \`fixer\`.`,
     });
   }
 }
@@ -249,7 +249,7 @@ function checkPlainWith(entry: StepEntry, record: JsonRecord, findings: FindingL
     findings.report({
       code: "step.invalid",
       path: [...entry.path, "with", key],
-      message: `Unknown \`with\` field \`${key}\` for a ${entry.uses} step: it takes ${listOf(allowed)}.`,
+      message: `Unknown \`with\` field \`${shown(key)}\` for a ${entry.uses} step: it takes ${listOf(allowed)}.`,
     });
   }
 }
