@@ -78,7 +78,7 @@ function randomJson(random: () => number, depth: number): unknown {
     if (scalar < 0.5) return random() * 1e6;
     if (scalar < 0.6) return random() < 0.5;
     if (scalar < 0.7) return null;
-    return Math.random().toString(36).slice(2, 2 + Math.floor(random() * 8));
+    return random().toString(36).slice(2, 2 + Math.floor(random() * 8));
   }
   if (roll < 0.6) {
     return Array.from({ length: Math.floor(random() * 5) }, () => randomJson(random, depth + 1));
