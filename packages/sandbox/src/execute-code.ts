@@ -5,9 +5,10 @@ import { SandboxAbortedError, SandboxInternalError, SandboxInvalidOptionsError }
 import type { SandboxError } from "./errors/sandbox-error.js";
 import { sandboxErrorFromFailure } from "./failure-to-error.js";
 import { findJsonProblem } from "./json-value.js";
+import { prepareSources } from "./prepared-sources.js";
 import { resolveSandboxLimits, type SandboxLimits } from "./sandbox-limits.js";
 import { acquireWorker, releaseWorker, type SandboxWorker } from "./worker-pool.js";
-import type { ExecuteRequestMessage, ToolCallMessage, ToolResultMessage, WorkerToHostMessage } from "./worker-protocol.js";
+import type { ExecuteRequestMessage, PreparedSource, ToolCallMessage, ToolResultMessage, WorkerToHostMessage } from "./worker-protocol.js";
 
 export type ToolCallRequest = { readonly toolName: string; readonly args: unknown; readonly callIndex: number };
 
@@ -74,19 +75,25 @@ export async function executeCode(options: ExecuteCodeOptions): Promise<ExecuteC
   const limits = resolveSandboxLimits(options.limits);
   checkCodeFiles(options.files, options.entrypoint);
   checkOptions(options);
+  const sources = await prepareSources(options.files);
   if (options.signal?.aborted) throw abortedError(options.signal);
   const worker = await acquireWorker(options.signal);
   if (options.signal?.aborted) {
     releaseWorker(worker, true);
     throw abortedError(options.signal);
   }
-  return runOnWorker(worker, options, limits);
+  return runOnWorker({ worker, options, limits, files: sources });
 }
 
-function runOnWorker(worker: SandboxWorker, options: ExecuteCodeOptions, limits: SandboxLimits): Promise<ExecuteCodeResult> {
+type WorkerRun = {
+  readonly worker: SandboxWorker;
+  readonly options: ExecuteCodeOptions;
+  readonly limits: SandboxLimits;
+  readonly files: Record<string, PreparedSource>;
+};
+
+function runOnWorker({ worker, options, limits, files }: WorkerRun): Promise<ExecuteCodeResult> {
   const started = performance.now();
-  const files: Record<string, string> = {};
-  for (const [path, file] of Object.entries(options.files)) files[path] = file.content;
   const allowedTools = [...options.allowedTools];
   const request: ExecuteRequestMessage = {
     type: "execute",

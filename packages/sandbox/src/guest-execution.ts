@@ -9,7 +9,6 @@ import {
 } from "quickjs-emscripten";
 import { guestPreludeSource } from "./guest-prelude.js";
 import { resolveModuleSpecifier } from "./module-resolution.js";
-import { stripTypes } from "./type-strip.js";
 import type {
   ExecuteRequestMessage,
   ExecutionFailure,
@@ -38,20 +37,6 @@ type Settled =
   | { readonly state: "fulfilled"; readonly value: QuickJSHandle }
   | { readonly state: "rejected"; readonly error: QuickJSHandle }
   | { readonly state: "failed"; readonly failure: ExecutionFailure };
-
-/** Stripped sources shared by executions of one worker (same path and content, same output). */
-const strippedCache = new Map<string, ReturnType<typeof stripTypes>>();
-const strippedCacheLimit = 256;
-
-function stripCached(path: string, content: string): ReturnType<typeof stripTypes> {
-  const key = `${path}\0${content}`;
-  const cached = strippedCache.get(key);
-  if (cached) return cached;
-  const result = stripTypes(path, content);
-  if (strippedCache.size >= strippedCacheLimit) strippedCache.clear();
-  strippedCache.set(key, result);
-  return result;
-}
 
 /** A QuickJS compile error's stack is one frame without a function name: "    at file.js:2:34". */
 const compileLocation = /^\s*at ([^\s()]+):(\d+):(\d+)\s*$/;
@@ -156,11 +141,9 @@ export class GuestExecution {
   private evaluateEntry(context: QuickJSContext, runtime: QuickJSRuntime): { value: QuickJSHandle } | { error: QuickJSHandle } | { failure: ExecutionFailure } {
     void runtime;
     const { entrypoint, files } = this.request;
-    const stripped = stripCached(entrypoint, files[entrypoint] ?? "");
-    if (!stripped.ok) {
-      return { failure: { kind: "syntax_error", file: entrypoint, line: stripped.line, column: stripped.column, message: stripped.message } };
-    }
-    const result = context.evalCode(stripped.code, entrypoint, { type: "module" });
+    const source = files[entrypoint] ?? { code: "" };
+    if ("syntaxError" in source) return { failure: { kind: "syntax_error", file: entrypoint, ...source.syntaxError } };
+    const result = context.evalCode(source.code, entrypoint, { type: "module" });
     return result.error ? { error: result.error } : { value: result.value };
   }
 
@@ -297,14 +280,14 @@ export class GuestExecution {
   private loadModule(moduleName: string): string | { error: Error } {
     const unresolved = this.resolutionFailures[Number(moduleName.slice(unresolvedPrefix.length))];
     if (moduleName.startsWith(unresolvedPrefix) && unresolved) return { error: new Error(unresolved.message) };
-    const content = Object.hasOwn(this.request.files, moduleName) ? this.request.files[moduleName] : undefined;
-    if (content === undefined) return { error: new Error(`No step file "${moduleName}".`) };
-    const stripped = stripCached(moduleName, content);
-    if (!stripped.ok) {
-      this.syntaxFailure ??= { kind: "syntax_error", file: moduleName, line: stripped.line, column: stripped.column, message: stripped.message };
-      return { error: new SyntaxError(`${moduleName}:${stripped.line}:${stripped.column}: ${stripped.message}`) };
+    const source = Object.hasOwn(this.request.files, moduleName) ? this.request.files[moduleName] : undefined;
+    if (source === undefined) return { error: new Error(`No step file "${moduleName}".`) };
+    if ("syntaxError" in source) {
+      const { line, column, message } = source.syntaxError;
+      this.syntaxFailure ??= { kind: "syntax_error", file: moduleName, line, column, message };
+      return { error: new SyntaxError(`${moduleName}:${line}:${column}: ${message}`) };
     }
-    return stripped.code;
+    return source.code;
   }
 
   private normalizeModule(importer: string, specifier: string): string {
@@ -430,17 +413,23 @@ export class GuestExecution {
 
 /** Runs one trivial execution so a fresh worker has loaded and compiled every engine path before its first real job. */
 export async function warmUpEngine(wasmModule: WebAssembly.Module): Promise<void> {
-  const execution = new GuestExecution({
+  // Exercises modules, the tool bridge, promises and console, so their code paths are compiled.
+  const execution: GuestExecution = new GuestExecution({
     wasmModule,
-    postToolCall: () => undefined,
+    postToolCall: (call) => execution.deliverToolResult({ type: "tool_result", callIndex: call.callIndex, ok: true, resultJson: call.argsJson }),
     request: {
       type: "execute",
-      files: { "warm-up.ts": "export async function run({ input }: { input: number }) { return input + 1; }" },
-      entrypoint: "warm-up.ts",
+      files: {
+        "warm-up.js": {
+          code: 'import { step } from "./step.js";\nexport async function run({ input, tools }) { console.log("warm"); return step(await tools.echo({ input })); }',
+        },
+        "step.js": { code: "export function step(value) { return JSON.parse(JSON.stringify(value)); }" },
+      },
+      entrypoint: "warm-up.js",
       inputJson: "1",
       seedWords: [1, 2, 3, 4],
       clockStartMs: 0,
-      allowedTools: [],
+      allowedTools: ["echo"],
       limits: { ...warmUpLimits },
       deadline: Date.now() + 10_000,
     },
@@ -452,8 +441,8 @@ const warmUpLimits = {
   timeoutMs: 10_000,
   memoryBytes: minimumPages * wasmPageBytes,
   maxOutputBytes: 1024,
-  maxToolCalls: 0,
+  maxToolCalls: 1,
   stackBytes: 256 * 1024,
-  maxLogBytes: 0,
+  maxLogBytes: 100,
   deadlineGraceMs: 0,
 };

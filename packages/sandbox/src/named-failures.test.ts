@@ -33,6 +33,18 @@ describe("named failures", () => {
     expect(error.details).toMatchObject({ file: "helper.ts", line: 4 });
   });
 
+  it("does not fail on a broken file the code never imports", async () => {
+    const result = await executeCode({
+      ...singleFileOptions(""),
+      files: {
+        "main.ts": codeFile("export async function run(): Promise<string> { return 'fine'; }\n"),
+        "unused.ts": codeFile("export const broken: number = ;\n"),
+      },
+      entrypoint: "main.ts",
+    });
+    expect(result.output).toBe("fine");
+  });
+
   it("reports an uncaught guest error with its name, message and guest stack", async () => {
     const source = "function parse(text) {\n  throw new RangeError(`cannot parse ${text}`);\n}\nexport async function run({ input }) {\n  return parse(input.text);\n}\n";
     const error = await rejectionOf(executeCode(singleFileOptions(source, { input: { text: "abc" } })));

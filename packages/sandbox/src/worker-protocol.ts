@@ -1,10 +1,15 @@
 import type { SandboxLimits } from "./sandbox-limits.js";
 
+/** A step file ready for the engine: its JavaScript, or the syntax error that stripping its types hit. */
+export type PreparedSource =
+  | { readonly code: string }
+  | { readonly syntaxError: { readonly line: number; readonly column: number; readonly message: string } };
+
 /** Messages between the host (executeCode) and a sandbox worker thread. All plain data. */
 export type ExecuteRequestMessage = {
   readonly type: "execute";
-  /** Path → content; already hash-checked by the host. */
-  readonly files: Readonly<Record<string, string>>;
+  /** Path → JavaScript (hash-checked and type-stripped by the host), or why it does not parse. */
+  readonly files: Readonly<Record<string, PreparedSource>>;
   readonly entrypoint: string;
   readonly inputJson: string;
   readonly seedWords: readonly [number, number, number, number];
