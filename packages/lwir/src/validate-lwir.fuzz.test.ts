@@ -51,6 +51,21 @@ const interestingStrings = [
   "json",
   "choice",
   "text",
+  // Step ids of the fixtures, so mutations rewire needs, targets and references.
+  "research",
+  "score",
+  "evaluate",
+  "judge",
+  "draft",
+  "review",
+  "decide",
+  "publish",
+  "finish",
+  "summarize",
+  "compute-score",
+  "{{ steps.review.lastOutput }}",
+  "{{ steps.judge.output }}",
+  "{{ steps.evaluate.allVisits }}",
 ];
 const interestingKeys = [
   "__proto__",
