@@ -28,6 +28,9 @@ describe("localWorld under SIGKILL", () => {
     let previousCount = 0;
     let killedBeforeReady = 0;
     let killedWhileWriting = 0;
+    // Rounds where the kill fell after a commit and before its report reached us: the window
+    // that matters most, counted to show the kills really land inside it.
+    let killedBetweenCommitAndReport = 0;
 
     for (let round = 0; round < kills; round += 1) {
       // Both modes promise to survive a process kill; alternate them.
@@ -55,6 +58,7 @@ describe("localWorld under SIGKILL", () => {
       try {
         const events = await world.listEvents(runId);
         expect(events.length).toBeGreaterThanOrEqual(previousCount);
+        if (events.length > Math.max(0, ...reportedEvents.keys())) killedBetweenCommitAndReport += 1;
         previousCount = events.length;
         const ids = new Set<string>();
         events.forEach((event, index) => {
@@ -83,7 +87,8 @@ describe("localWorld under SIGKILL", () => {
     }
 
     console.info(
-      `crash test: ${kills} kills (${killedWhileWriting} while writing, ${killedBeforeReady} while opening), ` +
+      `crash test: ${kills} kills (${killedWhileWriting} while writing, ${killedBeforeReady} while opening, ` +
+        `${killedBetweenCommitAndReport} between a commit and its report), ` +
         `${previousCount} events in the log, ${reportedEvents.size} reported committed, ${reportedArtifacts.size} artifacts reported`,
     );
     expect(reportedEvents.size).toBeGreaterThan(0);
