@@ -93,6 +93,14 @@ describe("git skills", () => {
     expect(second).toEqual(first);
   });
 
+  it("lets two concurrent resolves of one commit both succeed with one cache entry", async () => {
+    const repo = createBareRepository(join(root, "remote"), { "SKILL.md": skillMd("twice", "Fetched twice.") });
+    const reference = skill(`git+${repo.url}#${repo.commit}`);
+    const [first, second] = await Promise.all([resolveSkill(reference, { dataDir }), resolveSkill(reference, { dataDir })]);
+    expect(first).toEqual(second);
+    expect(readdirSync(join(dataDir, "skills-cache"))).toEqual([repo.commit]);
+  });
+
   it("accepts the https-style form ending in .git at the repository root", async () => {
     const repo = createBareRepository(join(root, "remote"), { "SKILL.md": skillMd("rooted", "At the root.") });
     const resolved = await resolveSkill(skill(`${repo.url}#${repo.commit}`), { dataDir });
