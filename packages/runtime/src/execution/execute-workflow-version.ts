@@ -1,0 +1,268 @@
+import { canonicalJson, randomId, sha256Digest, sha256DigestOfBytes } from "@little-stack/canonical";
+import type { Harness, ResolvedModel, ToolRegistry } from "@little-stack/harness";
+import { createToolRegistry } from "@little-stack/harness";
+import type { World } from "@little-stack/local-world";
+import { createSchemaValidator, validateLwir } from "@little-stack/lwir";
+import type { ModelRegistry } from "@little-stack/models";
+import { join } from "node:path";
+import { RunFailedError } from "../errors/run-failed-error.js";
+import { RunInputMismatchError, WorkflowVersionMismatchError } from "../errors/run-integrity-errors.js";
+import { InvalidRunOptionsError } from "../errors/runtime-config-errors.js";
+import type { RunCapabilities, StepErrorPayload } from "../events/runtime-event-types.js";
+import { RunStateFolder } from "../run-state/run-state-folder.js";
+import { capabilityDrift, captureCapabilities } from "./capabilities.js";
+import { parseTimeout } from "./parse-timeout.js";
+import type { RunContext } from "./run-context.js";
+import { RunLog } from "./run-log.js";
+import { buildFailedRunResult, buildRunResult, type RunResult } from "./run-result.js";
+import { runScope } from "./run-scope.js";
+import { Semaphore } from "./semaphore.js";
+import { StepFailure } from "./step-failure.js";
+import { verifyWorkflowVersion, type WorkflowVersionLike } from "./workflow-version.js";
+import { inlineOutputLimit } from "../events/runtime-event-types.js";
+
+/** A model for a slot: an AI SDK language model, or one already resolved with its slot id. */
+export type ModelSlotValue = ResolvedModel | ResolvedModel["model"];
+
+export type ExecuteWorkflowVersionOptions = {
+  readonly world: World;
+  readonly workflowVersion: WorkflowVersionLike;
+  readonly input: unknown;
+  /** Give the id of an unfinished run to resume it; default: a new `run_…` id. */
+  readonly runId?: string;
+  /** The tool registry; the workflow sees the tools its `permissions.tools` lists. */
+  readonly tools?: ToolRegistry;
+  /** Model slot id → model. */
+  readonly models?: Readonly<Record<string, ModelSlotValue>>;
+  /** Runs every step (execute_step) and fixer (fix_step). */
+  readonly workerHarness?: Harness;
+  /** Where `delegate_to_default` goes. */
+  readonly defaultHarness?: Harness;
+  /** Names the worker harness in manifests and capability pins (default: its `id` property, else "custom"). */
+  readonly harnessId?: string;
+  readonly signal?: AbortSignal;
+  /** `"30m"`, `"90s"`, `"250ms"` or milliseconds, for this invocation. */
+  readonly timeout?: string | number;
+  readonly parentRunId?: string;
+  readonly outerLoopId?: string;
+  /** Prices usage in the result (default: the bundled registry). */
+  readonly modelRegistry?: ModelRegistry;
+};
+
+/**
+ * Executes a locked workflow version in a world, durably. Re-running with the `runId` of an
+ * unfinished run resumes it: completed steps are reused, an in-flight attempt resumes on the same
+ * attempt (its recorded model and tool calls replay inside the harness session). A completed run
+ * returns its recorded result; a failed run throws its recorded RunFailedError.
+ */
+export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOptions): Promise<RunResult> {
+  const { world, workflowVersion } = options;
+  const runId = options.runId ?? randomId("run");
+  const version = verifyWorkflowVersion(workflowVersion);
+  const lwir = workflowVersion.lwir;
+  const configFailure = (message: string): RunFailedError =>
+    new RunFailedError({ runId, workflowVersionId: version.id, causeCode: "runtime_config_error", message });
+  const validation = validateLwir(lwir);
+  if (!validation.valid) {
+    const findings = validation.findings.slice(0, 10).map((finding) => `${finding.path} ${finding.code}: ${finding.message}`);
+    throw configFailure(`the LWIR is not valid (${validation.findings.length} finding${validation.findings.length === 1 ? "" : "s"}):\n  ${findings.join("\n  ")}`);
+  }
+  const timeoutMs = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
+  const harness = options.workerHarness ?? options.defaultHarness;
+  if (harness === undefined) throw new InvalidRunOptionsError("workerHarness", "is required: pass the worker harness that executes steps");
+  const namedId = (harness as Harness & { readonly id?: unknown }).id;
+  const harnessId = options.harnessId ?? (typeof namedId === "string" ? namedId : "custom");
+  const registry = options.tools ?? createToolRegistry({});
+  const allowedTools = (lwir.permissions?.tools ?? []).filter((name) => registry.has(name));
+  const tools = registry.pick(allowedTools);
+  const models = resolveModels(options.models ?? {}, lwir.permissions?.models ?? []);
+  const [toolSnapshot, capabilities] = await Promise.all([tools.describe(), captureCapabilities({ harnessId, tools, models })]);
+
+  const lock = await world.acquireRunLock(runId);
+  const controller = new AbortController();
+  let abortCause: "timeout" | "cancelled" | undefined;
+  const abort = (cause: "timeout" | "cancelled"): void => {
+    abortCause ??= cause;
+    controller.abort();
+  };
+  const onUserAbort = (): void => abort("cancelled");
+  const timer = timeoutMs === undefined ? undefined : setTimeout(() => abort("timeout"), timeoutMs);
+  timer?.unref?.();
+  if (options.signal?.aborted) abort("cancelled");
+  else options.signal?.addEventListener("abort", onUserAbort, { once: true });
+
+  const folder = new RunStateFolder({ runId, ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }) });
+  const log = new RunLog(world, runId, folder);
+  try {
+    for (const event of await world.listEvents(runId)) folder.apply(event);
+    const resumed = folder.eventCount > 0;
+    if (resumed) {
+      const stored = folder.snapshot();
+      if (stored.workflowVersionId !== undefined && stored.workflowVersionId !== version.id) {
+        throw new WorkflowVersionMismatchError({ runId, storedVersionId: stored.workflowVersionId, givenVersionId: version.id });
+      }
+      if (stored.status !== "not_started" && sha256Digest(stored.input ?? null) !== sha256Digest(options.input ?? null)) {
+        throw new RunInputMismatchError({ runId, storedDigest: sha256Digest(stored.input ?? null), givenDigest: sha256Digest(options.input ?? null) });
+      }
+      if (stored.status === "completed") return await buildRunResult({ world, runId, folder });
+      if (stored.status === "failed") throw await recordedFailure({ world, runId, folder, workflowVersionId: version.id });
+    }
+    if (!resumed) {
+      await log.appendAny([{ type: "WorkflowVersionRegistered", payload: { workflowVersionId: version.id, hash: version.hash, lwir } }]);
+    }
+    if (folder.status === "not_started") {
+      await log.append([
+        {
+          type: "RunStarted",
+          payload: {
+            workflowVersionId: version.id,
+            input: options.input ?? null,
+            capabilities,
+            ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+            ...(options.outerLoopId === undefined ? {} : { outerLoopId: options.outerLoopId }),
+          },
+        },
+      ]);
+    }
+    const run: RunContext = {
+      runId,
+      workflowVersionId: version.id,
+      workflowDefinitionHash: workflowVersion.workflowDefinitionHash ?? version.hash,
+      lwir,
+      input: options.input ?? null,
+      world,
+      log,
+      harness,
+      defaultHarness: options.defaultHarness,
+      harnessId,
+      tools,
+      allowedToolsHash: toolSnapshot.digest,
+      models,
+      stepSlots: new Semaphore(world.maxConcurrentSteps),
+      signal: controller.signal,
+      abortCause: () => abortCause,
+      logDir: join(world.paths.runs, runId),
+    };
+    try {
+      const pinned = folder.snapshot().capabilities;
+      if (resumed && pinned !== undefined) checkDrift(pinned, capabilities);
+      checkInput(run);
+      const outcome = await runScope({ run, steps: lwir.steps, prefix: "", scopeName: "the workflow", outerSteps: {} });
+      const terminal = outcome.terminalStepId === undefined ? undefined : outcome.outputsById.get(outcome.terminalStepId)?.at(-1);
+      const final = terminal ?? outcome.lastCompleted;
+      const output = final?.output ?? null;
+      const outputCheck = createSchemaValidator(lwir.output.schema)(output);
+      if (!outputCheck.valid) {
+        throw new StepFailure("step_schema_error", final?.stepPath, {
+          name: "RunOutputSchemaError",
+          message: `the run output${final === undefined ? "" : ` (from ${final.stepPath})`} does not match output.schema: ${outputCheck.errors.slice(0, 5).map((error) => `${error.path} ${error.message}`).join("; ")}`,
+          causeCode: "step_schema_error",
+          retriable: false,
+        });
+      }
+      const inline = canonicalJson(output).length <= inlineOutputLimit;
+      await log.append([
+        {
+          type: "RunCompleted",
+          payload: {
+            workflowVersionId: version.id,
+            ...(inline ? { output } : {}),
+            outputRef: final?.outputRef ?? sha256DigestOfBytes("null"),
+            terminalStepPath: final?.stepPath ?? null,
+          },
+        },
+      ]);
+      return await buildRunResult({ world, runId, folder, output });
+    } catch (error) {
+      // Once aborted, whatever was in flight failed because of the abort: record the abort.
+      if (run.signal.aborted) {
+        const failedStepPath = error instanceof StepFailure ? error.failedStepPath : undefined;
+        return await failRun({ run, failure: abortFailureFor(abortCause, failedStepPath), folder });
+      }
+      if (error instanceof StepFailure) return await failRun({ run, failure: error, folder });
+      throw error;
+    }
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onUserAbort);
+    log.seal();
+    await lock.release();
+  }
+}
+
+function abortFailureFor(cause: "timeout" | "cancelled" | undefined, failedStepPath: string | undefined): StepFailure {
+  const causeCode = cause ?? "cancelled";
+  const error: StepErrorPayload = {
+    name: causeCode === "timeout" ? "RunTimeoutError" : "RunCancelledError",
+    message: causeCode === "timeout" ? "the run's timeout elapsed" : "the run was cancelled through its AbortSignal",
+    causeCode,
+    retriable: false,
+  };
+  return new StepFailure(causeCode, failedStepPath, error);
+}
+
+async function failRun(options: { run: RunContext; failure: StepFailure; folder: RunStateFolder }): Promise<never> {
+  const { run, failure } = options;
+  await run.log.append([
+    {
+      type: "RunFailed",
+      payload: {
+        workflowVersionId: run.workflowVersionId,
+        error: {
+          name: failure.error.name,
+          message: failure.error.message,
+          causeCode: failure.causeCode,
+          ...(failure.failedStepPath === undefined ? {} : { failedStepPath: failure.failedStepPath }),
+        },
+      },
+    },
+  ]);
+  throw await recordedFailure({ world: run.world, runId: run.runId, folder: options.folder, workflowVersionId: run.workflowVersionId });
+}
+
+async function recordedFailure(options: { world: World; runId: string; folder: RunStateFolder; workflowVersionId: string }): Promise<RunFailedError> {
+  const result = await buildFailedRunResult(options);
+  return new RunFailedError({
+    runId: options.runId,
+    workflowVersionId: options.workflowVersionId,
+    causeCode: result.error.causeCode,
+    message: result.error.message,
+    ...(result.error.failedStepPath === undefined ? {} : { failedStepPath: result.error.failedStepPath }),
+    result,
+  });
+}
+
+function checkDrift(pinned: RunCapabilities, current: RunCapabilities): void {
+  if (pinned.digest === current.digest) return;
+  const lines = capabilityDrift(pinned, current);
+  if (lines.length === 0) return;
+  throw new StepFailure("capability_drift", undefined, {
+    name: "CapabilityDriftError",
+    message: `the capabilities this run started with changed: ${lines.join("; ")}. Restore them to resume, or start a new run`,
+    causeCode: "capability_drift",
+    retriable: false,
+  });
+}
+
+function checkInput(run: RunContext): void {
+  const result = createSchemaValidator(run.lwir.input.schema)(run.input);
+  if (result.valid) return;
+  throw new StepFailure("input_schema_error", undefined, {
+    name: "RunInputSchemaError",
+    message: `the run input does not match input.schema: ${result.errors.slice(0, 5).map((error) => `${error.path} ${error.message}`).join("; ")}`,
+    causeCode: "input_schema_error",
+    retriable: false,
+  });
+}
+
+function resolveModels(models: Readonly<Record<string, ModelSlotValue>>, allowed: readonly string[]): Map<string, ResolvedModel> {
+  const resolved = new Map<string, ResolvedModel>();
+  for (const slotId of Object.keys(models).sort()) {
+    if (!allowed.includes(slotId)) continue;
+    const value = models[slotId]!;
+    if (typeof value !== "object" || value === null) throw new InvalidRunOptionsError(`models.${slotId}`, "must be an AI SDK language model");
+    if ("slotId" in value && "model" in value) resolved.set(slotId, value);
+    else resolved.set(slotId, { slotId, provider: String(value.provider), modelId: String(value.modelId), model: value });
+  }
+  return resolved;
+}

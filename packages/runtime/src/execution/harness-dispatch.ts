@@ -1,0 +1,125 @@
+import { createHarnessEventRecorder, type HarnessContext, type HarnessManifest, type HarnessResult, type HarnessRole, type HarnessTask, type ResolvedModel } from "@little-stack/harness";
+import { MissingModelSlotError } from "../errors/runtime-config-errors.js";
+import type { RunContext } from "./run-context.js";
+import { StepFailure } from "./step-failure.js";
+
+/**
+ * The context the runtime hands a worker or fixer harness. Beyond `HarnessContext` it carries
+ * the session's manifest and key (so a resumed attempt reopens the same durable session) and
+ * the step path it works for.
+ */
+export type RuntimeHarnessContext = HarnessContext & {
+  readonly manifest: HarnessManifest;
+  readonly sessionKey: string;
+  readonly stepPath: string;
+  readonly visitIndex: number;
+};
+
+// Steps without a model (tool.call, decision, code.run) still get a ResolvedModel: one that refuses.
+const noModel: ResolvedModel = {
+  slotId: "none",
+  provider: "none",
+  modelId: "none",
+  model: {
+    specificationVersion: "v3",
+    provider: "none",
+    modelId: "none",
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error("This step has no model slot: only ai.generate steps and fixers call a model.")),
+    doStream: () => Promise.reject(new Error("This step has no model slot: only ai.generate steps and fixers call a model.")),
+  },
+};
+
+export function resolveModelSlot(run: RunContext, slotId: string | undefined, stepPath: string): ResolvedModel {
+  if (slotId === undefined) return noModel;
+  const model = run.models.get(slotId);
+  if (model === undefined) throw new MissingModelSlotError({ slotId, stepPath, available: [...run.models.keys()] });
+  return model;
+}
+
+export function harnessContextFor(options: {
+  readonly run: RunContext;
+  readonly role: HarnessRole;
+  readonly model: ResolvedModel;
+  readonly system: string | undefined;
+  readonly manifest: HarnessManifest;
+  readonly sessionKey: string;
+  readonly stepPath: string;
+  readonly visitIndex: number;
+  readonly attemptStartedSequence: number;
+}): RuntimeHarnessContext {
+  const { run } = options;
+  const sink = run.log.harnessSink({ stepPath: options.stepPath, afterSequence: options.attemptStartedSequence });
+  return {
+    scope: { runId: run.runId, logDir: run.logDir, role: options.role },
+    model: options.model,
+    ...(options.system === undefined ? {} : { system: options.system }),
+    tools: run.tools.tools,
+    memoryMounts: [],
+    scratchMounts: [],
+    skills: [],
+    mounts: [],
+    durability: sink,
+    recorder: createHarnessEventRecorder({ sink }),
+    abortSignal: run.signal,
+    manifest: options.manifest,
+    sessionKey: options.sessionKey,
+    stepPath: options.stepPath,
+    visitIndex: options.visitIndex,
+  };
+}
+
+/**
+ * Runs one harness task, following `delegate_to_default`, and stops waiting as soon as the run
+ * is aborted (a harness that ignores its abort signal cannot hold the run open).
+ */
+export async function dispatchToHarness(run: RunContext, task: HarnessTask, ctx: RuntimeHarnessContext): Promise<HarnessResult> {
+  const result = await raceAbort(run, ctx.stepPath, run.harness.run(task, ctx));
+  if (result.kind !== "delegate_to_default") return result;
+  if (run.defaultHarness === undefined || run.defaultHarness === run.harness) {
+    throw new StepFailure("runtime_config_error", ctx.stepPath, {
+      name: "HarnessDelegationError",
+      message: `The worker harness delegated step ${ctx.stepPath} to the default harness, but no default workflowHarness is available.`,
+      causeCode: "runtime_config_error",
+      retriable: false,
+    });
+  }
+  const delegated = await raceAbort(run, ctx.stepPath, run.defaultHarness.run(task, ctx));
+  if (delegated.kind === "delegate_to_default") {
+    throw new StepFailure("runtime_config_error", ctx.stepPath, {
+      name: "HarnessDelegationError",
+      message: `The default harness delegated step ${ctx.stepPath} back: it must execute it.`,
+      causeCode: "runtime_config_error",
+      retriable: false,
+    });
+  }
+  return delegated;
+}
+
+/** A StepFailure with the run's abort cause, for the step path that was in flight. */
+export function abortFailure(run: RunContext, stepPath: string | undefined): StepFailure {
+  const cause = run.abortCause() ?? "cancelled";
+  const message = cause === "timeout" ? "the run's timeout elapsed" : "the run was cancelled through its AbortSignal";
+  return new StepFailure(cause, stepPath, { name: cause === "timeout" ? "RunTimeoutError" : "RunCancelledError", message, causeCode: cause, retriable: false });
+}
+
+export function raceAbort<T>(run: RunContext, stepPath: string, work: Promise<T>): Promise<T> {
+  if (run.signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(abortFailure(run, stepPath));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortFailure(run, stepPath));
+    run.signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        run.signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        run.signal.removeEventListener("abort", onAbort);
+        reject(run.signal.aborted ? abortFailure(run, stepPath) : error);
+      },
+    );
+  });
+}

@@ -1,0 +1,48 @@
+import type { World } from "@little-stack/local-world";
+import type { UsageTotals } from "@little-stack/models";
+import type { FailedRunResult } from "../errors/run-failed-error.js";
+import type { ArtifactRecord, EventRecord } from "../events/runtime-event-types.js";
+import type { RunStateFolder } from "../run-state/run-state-folder.js";
+
+/** What a completed run returns (seed 000). */
+export type RunResult<TOutput = unknown> = {
+  readonly runId: string;
+  readonly workflowVersionId: string;
+  readonly status: "completed";
+  readonly output: TOutput;
+  readonly usage: UsageTotals;
+  readonly events: readonly EventRecord[];
+  readonly artifacts: readonly ArtifactRecord[];
+};
+
+export async function buildRunResult(options: { world: World; runId: string; folder: RunStateFolder; output?: unknown }): Promise<RunResult> {
+  const { world, runId, folder } = options;
+  const state = folder.snapshot();
+  let output = options.output;
+  if (output === undefined) {
+    output = Object.hasOwn(state, "output") ? state.output : state.outputRef?.startsWith("art_") ? await world.readArtifactJson(state.outputRef) : null;
+  }
+  return {
+    runId,
+    workflowVersionId: state.workflowVersionId ?? "",
+    status: "completed",
+    output,
+    usage: state.usage,
+    events: await world.listEvents(runId),
+    artifacts: state.artifacts,
+  };
+}
+
+export async function buildFailedRunResult(options: { world: World; runId: string; folder: RunStateFolder }): Promise<FailedRunResult> {
+  const state = options.folder.snapshot();
+  const failure = state.failure ?? { name: "RunFailed", message: "the run failed", causeCode: "step_failed" as const };
+  return {
+    runId: options.runId,
+    workflowVersionId: state.workflowVersionId ?? "",
+    status: "failed",
+    error: failure,
+    usage: state.usage,
+    events: await options.world.listEvents(options.runId),
+    artifacts: state.artifacts,
+  };
+}

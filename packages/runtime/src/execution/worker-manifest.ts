@@ -1,0 +1,52 @@
+import { sha256Digest } from "@little-stack/canonical";
+import type { FixerManifest, HarnessRole, WorkerManifest } from "@little-stack/harness";
+import type { LwirStep } from "@little-stack/lwir";
+import type { RunContext } from "./run-context.js";
+
+const stepConfigHashes = new WeakMap<object, string>();
+const emptySkillsHash = sha256Digest([]);
+const noBashHash = sha256Digest(null);
+
+function stepConfigHash(step: LwirStep): string {
+  let hash = stepConfigHashes.get(step);
+  if (hash === undefined) {
+    hash = sha256Digest(step);
+    stepConfigHashes.set(step, hash);
+  }
+  return hash;
+}
+
+/** The harness role that executes a step type. */
+export function workerRoleFor(step: LwirStep): HarnessRole {
+  if (step.uses === "ai.generate") return "worker.ai-generate";
+  if (step.uses === "code.run") return "worker.code-run";
+  return "worker.tool-call";
+}
+
+/** The WorkerManifest (seed 000) of one step path: everything the worker's behaviour depends on. */
+export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: string): WorkerManifest {
+  const ai = step.uses === "ai.generate" ? step.with : undefined;
+  return {
+    harnessId: run.harnessId,
+    workflowDefinitionHash: run.workflowDefinitionHash,
+    workflowVersionId: run.workflowVersionId,
+    stepPath,
+    stepConfigHash: stepConfigHash(step),
+    ...(ai === undefined ? {} : { modelSlotId: ai.model }),
+    ...(ai?.system === undefined ? {} : { systemPromptHash: sha256Digest(ai.system) }),
+    skillsHash: emptySkillsHash,
+    allowedToolsHash: run.allowedToolsHash,
+    bashCapabilitiesHash: noBashHash,
+    memoryStoreIds: [],
+  };
+}
+
+export function fixerManifestFor(run: RunContext, step: LwirStep, stepPath: string): FixerManifest {
+  const fixer = step.onFailure?.fixer;
+  return {
+    ...workerManifestFor(run, step, stepPath),
+    fixerModelSlotId: fixer?.model ?? "",
+    fixerSystemHash: sha256Digest(fixer?.system ?? ""),
+    fixerMaxAttempts: fixer?.maxAttempts ?? 0,
+  };
+}
