@@ -22,9 +22,38 @@ export type ExpressionToken =
   /** `}}` closing the template, or the end of the text when tokenizing a bare expression. */
   | { readonly kind: "end"; readonly value: "}}" | ""; readonly start: number; readonly end: number };
 
-const identifierStart = /[\p{L}_$]/u;
-const identifierPart = /[\p{L}\p{N}_$]/u;
-const namePart = /[\p{L}\p{N}_$-]/u;
+const identifierStartPattern = /[\p{L}_$]/u;
+const identifierPartPattern = /[\p{L}\p{N}_$]/u;
+const namePartPattern = /[\p{L}\p{N}_$-]/u;
+
+// ASCII fast paths: the Unicode patterns only run for non-ASCII characters.
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+function isIdentifierStart(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 128) return isAsciiLetter(code) || code === 95 || code === 36;
+  return identifierStartPattern.test(text[index]!);
+}
+function isIdentifierPart(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 128) return isAsciiLetter(code) || isDigitCode(code) || code === 95 || code === 36;
+  return identifierPartPattern.test(text[index]!);
+}
+function isNamePart(text: string, index: number): boolean {
+  if (index >= text.length) return false;
+  const code = text.charCodeAt(index);
+  if (code < 128) return isAsciiLetter(code) || isDigitCode(code) || code === 95 || code === 36 || code === 45;
+  return namePartPattern.test(text[index]!);
+}
+function isWhitespace(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return /\s/u.test(text[index]!);
+}
 const numberPattern = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 
 const operators = ["===", "!==", "==", "!=", ">=", "<=", "&&", "||", ">", "<"] as const;
@@ -78,7 +107,7 @@ export function tokenizeExpression(options: {
       tokens.push({ kind: "end", value: "", start: index, end: index });
       return { tokens, end: index };
     }
-    if (/\s/u.test(char)) {
+    if (isWhitespace(text, index)) {
       index += 1;
       continue;
     }
@@ -91,7 +120,7 @@ export function tokenizeExpression(options: {
     const previous = tokens[tokens.length - 1];
     if (previous?.kind === "punctuation" && previous.value === ".") {
       let end = index;
-      while (end < text.length && namePart.test(text[end]!)) end += 1;
+      while (isNamePart(text, end)) end += 1;
       if (end === index) fail("expected a property name after `.`", index);
       tokens.push({ kind: "name", value: text.slice(index, end), start: index, end });
       index = end;
@@ -103,22 +132,22 @@ export function tokenizeExpression(options: {
       index = parsed.end;
       continue;
     }
-    if (/[0-9]/.test(char) || (char === "-" && /[0-9]/.test(text[index + 1] ?? ""))) {
+    if (isDigitCode(text.charCodeAt(index)) || (char === "-" && isDigitCode(text.charCodeAt(index + 1)))) {
       numberPattern.lastIndex = index;
       const match = numberPattern.exec(text);
       const end = index + (match?.[0].length ?? 0);
-      if (match === null || namePart.test(text[end] ?? "") || text[end] === ".") {
+      if (match === null || isNamePart(text, end) || text[end] === ".") {
         let stop = end;
-        while (stop < text.length && (namePart.test(text[stop]!) || text[stop] === ".")) stop += 1;
+        while (isNamePart(text, stop) || text[stop] === ".") stop += 1;
         fail(`invalid number \`${text.slice(index, stop)}\``, index);
       }
       tokens.push({ kind: "number", value: Number(match![0]), start: index, end });
       index = end;
       continue;
     }
-    if (identifierStart.test(char)) {
+    if (isIdentifierStart(text, index)) {
       let end = index + 1;
-      while (end < text.length && identifierPart.test(text[end]!)) end += 1;
+      while (end < text.length && isIdentifierPart(text, end)) end += 1;
       tokens.push({ kind: "identifier", value: text.slice(index, end), start: index, end });
       index = end;
       continue;
