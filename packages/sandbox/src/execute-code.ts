@@ -176,7 +176,20 @@ function runOnWorker({ worker, options, limits, files }: WorkerRun): Promise<Exe
       const durationMs = performance.now() - started;
       const { outcome, logs, toolCallCount } = message;
       if (outcome.ok) {
-        finish({ result: { output: JSON.parse(outcome.outputJson) as unknown, durationMs, toolCallCount, logs } });
+        let output: unknown;
+        try {
+          output = JSON.parse(outcome.outputJson);
+        } catch {
+          // The guest can tamper with its own realm; the host trusts only text it can parse.
+          finish({
+            error: sandboxErrorFromFailure(
+              { kind: "output_not_json", path: "$", problem: "its JSON text does not parse" },
+              { entrypoint: options.entrypoint, limits, allowedTools, logs, toolCallCount, toolErrors },
+            ),
+          });
+          return;
+        }
+        finish({ result: { output, durationMs, toolCallCount, logs } });
         return;
       }
       finish({

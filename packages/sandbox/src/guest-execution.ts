@@ -158,11 +158,18 @@ export class GuestExecution {
     for (;;) {
       if (this.interrupted) return { state: "failed", failure: { kind: "timeout" } };
       const jobs = runtime.executePendingJobs();
-      if (jobs.error) jobs.error.dispose();
+      if (jobs.error) {
+        // Only uncatchable errors escape a job (interrupt, out of memory); the promise they would
+        // have settled stays pending, so they decide the outcome here.
+        const failure = this.classifyGuestError(jobs.error, "run");
+        jobs.error.dispose();
+        if (failure.kind === "timeout" || failure.kind === "out_of_memory") return { state: "failed", failure };
+      }
       if (this.interrupted) return { state: "failed", failure: { kind: "timeout" } };
       const state = context.getPromiseState(start.value);
       if (state.type === "fulfilled") return { state: "fulfilled", value: state.value };
       if (state.type === "rejected") return { state: "rejected", error: state.error };
+      if (runtime.hasPendingJob()) continue;
       if (this.inbox.length === 0) {
         if (this.pendingToolCalls.size === 0) {
           return { state: "failed", failure: { kind: "guest_stalled", pendingToolCalls: 0 } };
@@ -306,8 +313,10 @@ export class GuestExecution {
     okHandle.dispose();
     if (ok) {
       const jsonHandle = context.getProp(envelope, "json");
-      const outputJson = context.typeof(jsonHandle) === "string" ? context.getString(jsonHandle) : "";
+      const isText = context.typeof(jsonHandle) === "string";
+      const outputJson = isText ? context.getString(jsonHandle) : "";
       jsonHandle.dispose();
+      if (!isText) return { ok: false, failure: { kind: "output_not_json", path: "$", problem: "it has no JSON text (a toJSON() returned undefined?)" } };
       const bytes = Buffer.byteLength(outputJson, "utf8");
       if (bytes > this.request.limits.maxOutputBytes) return { ok: false, failure: { kind: "output_too_large", bytes } };
       return { ok: true, outputJson };

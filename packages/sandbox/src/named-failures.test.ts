@@ -76,6 +76,18 @@ describe("named failures", () => {
     expect(nothing.details).toMatchObject({ path: "$" });
   });
 
+  it("still refuses non-JSON output when the guest tampers with the built-ins the check uses", async () => {
+    const error = await rejectionOf(
+      executeCode(
+        singleFileOptions(`export async function run() {
+          Object.getPrototypeOf = () => Object.prototype;
+          return new (class Sneaky { toJSON() { return undefined; } })();
+        }`),
+      ),
+    );
+    expect(error.code).toBe("sandbox.output_not_json");
+  });
+
   it("reports output larger than maxOutputBytes", async () => {
     const error = await rejectionOf(
       executeCode(singleFileOptions('export async function run() { return "x".repeat(5000); }', { limits: { maxOutputBytes: 1000 } })),

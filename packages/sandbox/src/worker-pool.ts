@@ -57,6 +57,11 @@ export class SandboxWorker {
     this.thread.on("exit", () => {
       this.exited = true;
     });
+    // An idle worker that fails must not crash the host with an unhandled 'error' event; it is
+    // marked unusable and dropped at its next use.
+    this.thread.on("error", () => {
+      this.exited = true;
+    });
     this.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: { type?: unknown }) => {
         if (message.type !== "ready") return;
@@ -119,14 +124,16 @@ function waitForTurn(signal: AbortSignal | undefined): Promise<void> {
 export async function acquireWorker(signal: AbortSignal | undefined): Promise<SandboxWorker> {
   while (running >= maxRunningWorkers) await waitForTurn(signal);
   running += 1;
+  let worker: SandboxWorker | undefined;
   try {
-    let worker = idle.pop();
+    worker = idle.pop();
     while (worker?.exited) worker = idle.pop();
     worker ??= new SandboxWorker(await compiledWasmModule());
     worker.thread.ref();
     await worker.ready;
     return worker;
   } catch (error) {
+    worker?.terminate();
     running -= 1;
     waiting.shift()?.();
     throw error;
