@@ -95,6 +95,14 @@ function readScope(options: {
   return scope;
 }
 
+function cacheKey(schema: unknown): string | undefined {
+  try {
+    return JSON.stringify(schema) ?? "undefined";
+  } catch {
+    return undefined;
+  }
+}
+
 /** Shared, read-once view of a document that the rule families work from. */
 export class LwirRuleContext {
   readonly document: JsonRecord;
@@ -142,14 +150,19 @@ export class LwirRuleContext {
 
   /** Checks a schema against the supported subset, reusing the answer for identical schemas. */
   checkSchema(schema: unknown, path: readonly JsonPathSegment[]): SchemaProblem[] {
-    const key = JSON.stringify(schema) ?? "undefined";
-    let relative = this.#schemaProblems.get(key);
+    const key = cacheKey(schema);
+    let relative = key === undefined ? undefined : this.#schemaProblems.get(key);
     if (relative === undefined) {
       relative = checkSchemaAt({ schema, path: [] });
-      this.#schemaProblems.set(key, relative);
+      if (key !== undefined) this.#schemaProblems.set(key, relative);
     }
     return relative.map((problem) => ({ path: [...path, ...problem.path], message: problem.message }));
   }
+}
+
+/** Appends without spreading, which would overflow the stack for very long lists. */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }
 
 function analyzeStep(entry: StepEntry): TemplateUse[] {
@@ -164,16 +177,14 @@ function analyzeStep(entry: StepEntry): TemplateUse[] {
       if (entry.uses === "code.run" && key === "files") continue;
       // itemKey is evaluated per branch, over `item`.
       const insideParallelBody = insideBody || (entry.uses === "parallel" && key === "itemKey");
-      uses.push(
-        ...analyzeTemplatesAt({ value: withValue[key], path: [...entry.path, "with", key], insideParallelBody }),
-      );
+      append(uses, analyzeTemplatesAt({ value: withValue[key], path: [...entry.path, "with", key], insideParallelBody }));
     }
   } else if (withValue !== undefined) {
-    uses.push(...analyzeTemplatesAt({ value: withValue, path: [...entry.path, "with"], insideParallelBody: insideBody }));
+    append(uses, analyzeTemplatesAt({ value: withValue, path: [...entry.path, "with"], insideParallelBody: insideBody }));
   }
   const input = ownField(record, "input");
   if (input !== undefined) {
-    uses.push(...analyzeTemplatesAt({ value: input, path: [...entry.path, "input"], insideParallelBody: insideBody }));
+    append(uses, analyzeTemplatesAt({ value: input, path: [...entry.path, "input"], insideParallelBody: insideBody }));
   }
   return uses;
 }

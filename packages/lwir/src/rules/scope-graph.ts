@@ -27,7 +27,8 @@ export class ScopeGraph {
         return step === undefined ? [] : [step];
       });
       this.#decisionTargets.set(node, targets);
-      this.#successors.get(node)?.push(...targets);
+      const successors = this.#successors.get(node) as StepEntry[];
+      for (const target of targets) successors.push(target);
     }
     this.#computeComponents();
   }
