@@ -66,9 +66,18 @@ export async function runScope(scope: ScopeInvocation): Promise<ScopeOutcome> {
   let lastCompleted: (CommittedOutput & { stepId: string }) | undefined;
 
   const needsDone = (step: LwirStep): boolean => (step.needs ?? []).every((need) => !ids.has(need) || slots.get(need)!.status === "done");
+  // A decision target waits while one of its deciders may still choose it: a pending decider that
+  // is not downstream of the target. (A back-edge target runs before its decider, which needs it.)
+  const upstreamDeciders = new Map<string, string[]>();
+  for (const [target, list] of deciders) {
+    const downstream = downstreamOf(target, dependents);
+    upstreamDeciders.set(target, list.filter((decider) => !downstream.has(decider)));
+  }
   const runnable = (step: LwirStep): boolean => {
     const slot = slots.get(step.id)!;
-    return slot.status === "pending" && (!deciders.has(step.id) || slot.activated) && needsDone(step);
+    if (slot.status !== "pending" || !needsDone(step)) return false;
+    if (slot.activated) return true;
+    return (upstreamDeciders.get(step.id) ?? []).every((decider) => slots.get(decider)!.status !== "pending");
   };
 
   const indexOf = new Map(steps.map((step, index) => [step.id, index]));
@@ -153,7 +162,18 @@ export async function runScope(scope: ScopeInvocation): Promise<ScopeOutcome> {
       const otherSlot = slots.get(other);
       if (other !== chosen && otherSlot !== undefined && otherSlot.status === "pending" && !otherSlot.activated) otherSlot.status = "dropped";
     }
-    if (target.status === "done") for (const id of requeueDownstream(chosen, slots, dependents, deciders)) reopen(id);
+    if (target.status === "done") {
+      for (const id of requeueDownstream(chosen, slots, dependents, deciders)) reopen(id);
+    } else {
+      // A forward choice revives what an earlier drop of this target took with it.
+      for (const id of downstreamOf(chosen, dependents)) {
+        const revived = slots.get(id)!;
+        if (revived.status === "dropped") {
+          revived.status = "pending";
+          reopen(id);
+        }
+      }
+    }
     target.status = "pending";
     reopen(chosen);
     target.activated = true;
@@ -171,6 +191,21 @@ function requeueDownstream(start: string, slots: Map<string, Slot>, dependents: 
     slot.status = "pending";
     if (deciders.has(id)) slot.activated = false;
     for (const next of dependents.get(id) ?? []) {
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return seen;
+}
+
+/** The step and every step that needs it, directly or not. */
+function downstreamOf(start: string, dependents: Map<string, string[]>): Set<string> {
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    for (const next of dependents.get(queue.shift()!) ?? []) {
       if (!seen.has(next)) {
         seen.add(next);
         queue.push(next);

@@ -1,5 +1,5 @@
 import { toErrorEnvelope, type HarnessResult } from "@little-stack/harness";
-import { resolveTemplates, type ExpressionContext, type LwirBodyStep, type LwirStep } from "@little-stack/lwir";
+import { isTruthy, resolveTemplates, type ExpressionContext, type LwirBodyStep, type LwirDecisionStep, type LwirStep } from "@little-stack/lwir";
 import type { StepErrorPayload } from "../events/runtime-event-types.js";
 import { commitStepOutput, recordedOutput, type CommittedOutput } from "./commit-step-output.js";
 import { abortFailure, dispatchToHarness, harnessContextFor, resolveModelSlot } from "./harness-dispatch.js";
@@ -183,7 +183,8 @@ export function resolveStepInput(invocation: StepInvocation): { resolvedStep: Lw
   const { step, expressions } = invocation;
   const context: ExpressionContext = { ...expressions, step };
   let resolvedWith: unknown = step.with;
-  if (step.uses !== "code.run") resolvedWith = resolveTemplates(step.with, context);
+  if (step.uses === "decision") resolvedWith = resolveDecisionCases(step, context);
+  else if (step.uses !== "code.run") resolvedWith = resolveTemplates(step.with, context);
   const withArgs = (step.with as { args?: unknown }).args;
   let stepInput: unknown;
   if (step.input !== undefined) stepInput = resolveTemplates(step.input, context);
@@ -191,6 +192,22 @@ export function resolveStepInput(invocation: StepInvocation): { resolvedStep: Lw
   else stepInput = Object.hasOwn(expressions, "item") ? expressions.item : expressions.input;
   const resolvedStep = (resolvedWith === step.with ? step : { ...step, with: resolvedWith }) as LwirBodyStep;
   return { resolvedStep, stepInput };
+}
+
+/**
+ * A decision's `when` templates, evaluated in order up to the first truthy one (later cases are
+ * never evaluated, as "first truthy wins" implies, and are passed on as false).
+ */
+function resolveDecisionCases(step: LwirDecisionStep, context: ExpressionContext): LwirDecisionStep["with"] {
+  let decided = false;
+  const cases = step.with.cases.map((entry, index) => {
+    if (decided) return { ...entry, when: false as unknown as string };
+    const when = resolveTemplates({ cases: { [index]: entry.when } }, context) as { cases: Record<number, unknown> };
+    const value = when.cases[index];
+    decided = isTruthy(value);
+    return { ...entry, when: value as string };
+  });
+  return { ...step.with, cases };
 }
 
 async function backoff(run: RunContext, step: LwirStep, attempt: number, stepPath: string): Promise<void> {
