@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { codeFile, rejectionOf, singleFileOptions } from "./__fixtures__/code-files.js";
 import { executeCode, type ToolCallRequest } from "./execute-code.js";
-import { shutdownSandboxWorkers } from "./worker-pool.js";
+import { shutdownSandboxWorkers, warmUpSandbox } from "./worker-pool.js";
 
 afterAll(async () => {
   await shutdownSandboxWorkers();
@@ -126,6 +126,15 @@ describe("executeCode", () => {
     expect(error.code).toBe("sandbox.guest_threw");
     expect(error.message).toContain("tools.save(args): arguments must be JSON, but at $.when a Date is not plain JSON");
     expect(called).toBe(false);
+  });
+
+  it("runs more concurrent executions than workers may run at once, each with its own result", async () => {
+    await warmUpSandbox();
+    const inputs = Array.from({ length: 9 }, (_, index) => index);
+    const results = await Promise.all(
+      inputs.map((input) => executeCode(singleFileOptions("export async function run({ input }) { return input * input; }", { input }))),
+    );
+    expect(results.map((result) => result.output)).toEqual(inputs.map((input) => input * input));
   });
 
   it("refuses input that is not JSON before starting anything", async () => {

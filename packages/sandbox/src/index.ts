@@ -2,7 +2,7 @@
 export { type CodeRunFile } from "./code-files.js";
 export { executeCode, type ExecuteCodeOptions, type ExecuteCodeResult, type ToolCallRequest } from "./execute-code.js";
 export { defaultSandboxLimits, type SandboxLimits } from "./sandbox-limits.js";
-export { shutdownSandboxWorkers } from "./worker-pool.js";
+export { shutdownSandboxWorkers, warmUpSandbox } from "./worker-pool.js";
 export { SandboxError, type SandboxErrorOptions } from "./errors/sandbox-error.js";
 export {
   SandboxFileHashMismatchError,

@@ -156,6 +156,16 @@ export function releaseWorker(worker: SandboxWorker, reusable: boolean): void {
   if (idle.length === 0) void spawnIdle().catch(() => undefined);
 }
 
+/**
+ * Starts a warm worker ahead of the first execution (compiles the WASM module, loads the engine)
+ * so the first `executeCode` does not pay the cold start. Optional; safe to call more than once.
+ */
+export async function warmUpSandbox(): Promise<void> {
+  if (idle.some((worker) => !worker.exited)) return;
+  await spawnIdle();
+  await idle[idle.length - 1]?.ready;
+}
+
 /** Terminates the idle warm workers (running executions are not touched). For tests and shutdown. */
 export async function shutdownSandboxWorkers(): Promise<void> {
   const workers = idle.splice(0);
