@@ -1,0 +1,136 @@
+import { createToolRegistry } from "@little-stack/harness";
+import { memoryWorld } from "@little-stack/local-world";
+import type { LwirStep } from "@little-stack/lwir";
+import { tool } from "ai";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createFakeWorkerHarness } from "../__fixtures__/fake-worker-harness.js";
+import { lwirDocument, versionOf } from "../__fixtures__/workflows.js";
+import type { RunFailedError } from "../errors/run-failed-error.js";
+import { replayRun } from "../run-state/replay-run.js";
+import { executeWorkflowVersion } from "./execute-workflow-version.js";
+
+const fanInSchema = {
+  type: "array",
+  items: {
+    type: "object",
+    properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, error: {}, artifacts: { type: "array" } },
+    required: ["itemKey", "status", "artifacts"],
+  },
+};
+
+/** A tool that records how many calls are in flight at once and can be told to fail. */
+function gaugedTools() {
+  let inFlight = 0;
+  const gauge = { peak: 0, calls: [] as string[] };
+  const registry = createToolRegistry({
+    work: tool({
+      description: "Slow work on one item.",
+      inputSchema: z.object({ name: z.string(), fail: z.boolean().optional() }),
+      execute: async ({ name, fail }) => {
+        inFlight += 1;
+        gauge.peak = Math.max(gauge.peak, inFlight);
+        gauge.calls.push(name);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        inFlight -= 1;
+        if (fail === true) throw new Error(`work failed for ${name}`);
+        return { done: name };
+      },
+    }),
+    shout: tool({
+      description: "Upper-cases.",
+      inputSchema: z.object({ text: z.string() }),
+      execute: async ({ text }) => ({ text: text.toUpperCase() }),
+    }),
+  });
+  return { registry, gauge };
+}
+
+function fanOut(options: { failureMode: "fail_fast" | "all_settled"; order: "input" | "itemKey"; maxConcurrency: number; outputStep?: string }): LwirStep[] {
+  return [
+    {
+      id: "fan",
+      uses: "parallel",
+      with: {
+        items: "{{ input.items }}",
+        itemKey: "{{ item.name }}",
+        cardinality: { kind: "matches_items" },
+        maxBranches: 10,
+        maxConcurrency: options.maxConcurrency,
+        failureMode: options.failureMode,
+        fanIn: { order: options.order, output: "array", ...(options.outputStep === undefined ? {} : { outputStep: options.outputStep }) },
+      },
+      steps: [
+        { id: "work", uses: "tool.call", with: { tool: "work", args: { name: "{{ item.name }}", fail: "{{ coalesce(item.fail, false) }}" } }, output: { mode: "object", schema: { type: "object" } } },
+        { id: "shout", uses: "tool.call", needs: ["work"], with: { tool: "shout", args: { text: "{{ steps.work.output.done }}" } }, output: { mode: "object", schema: { type: "object" } } },
+      ],
+      output: { mode: "array", schema: fanInSchema },
+    },
+  ] as LwirStep[];
+}
+
+const items = [{ name: "c" }, { name: "a.b" }, { name: "b" }, { name: "d" }];
+
+describe("parallel groups", () => {
+  it("runs bounded branches with branch step paths, fan-in in itemKey order and the last step's output", async () => {
+    const world = memoryWorld();
+    const { registry, gauge } = gaugedTools();
+    const lwir = lwirDocument({ steps: fanOut({ failureMode: "fail_fast", order: "itemKey", maxConcurrency: 2 }), tools: ["work", "shout"] });
+    const result = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-fan" });
+    const output = result.output as { itemKey: string; status: string; output: unknown }[];
+    expect(output.map((entry) => entry.itemKey)).toEqual(["a.b", "b", "c", "d"]);
+    expect(output[0]).toMatchObject({ itemKey: "a.b", status: "completed", output: { text: "A.B" }, artifacts: [] });
+    expect(gauge.peak).toBe(2);
+    const paths = result.events.filter((event) => event.type === "StepCompleted").map((event) => (event.payload as { stepPath: string }).stepPath);
+    expect(paths).toContain("fan[a%2Eb].work");
+    expect(paths).toContain("fan[a%2Eb].shout");
+    expect(paths.at(-1)).toBe("fan");
+    const types = new Set(result.events.map((event) => event.type));
+    for (const type of ["ParallelGroupStarted", "ParallelBranchScheduled", "ParallelBranchCompleted", "ParallelGroupCompleted"]) expect(types.has(type)).toBe(true);
+    const state = await replayRun(world, "run-fan");
+    expect(state.parallelGroups.fan?.status).toBe("completed");
+    expect(Object.keys(state.parallelGroups.fan!.branches).sort()).toEqual(["a.b", "b", "c", "d"]);
+  });
+
+  it("fans in by input order and takes fanIn.outputStep's output", async () => {
+    const world = memoryWorld();
+    const { registry } = gaugedTools();
+    const lwir = lwirDocument({ steps: fanOut({ failureMode: "fail_fast", order: "input", maxConcurrency: 4, outputStep: "work" }), tools: ["work", "shout"] });
+    const result = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-output-step" });
+    const output = result.output as { itemKey: string; output: unknown }[];
+    expect(output.map((entry) => entry.itemKey)).toEqual(["c", "a.b", "b", "d"]);
+    expect(output.map((entry) => entry.output)).toEqual([{ done: "c" }, { done: "a.b" }, { done: "b" }, { done: "d" }]);
+  });
+
+  it("caps in-flight step attempts across the run at the world's maxConcurrentSteps", async () => {
+    const world = memoryWorld({ maxConcurrentSteps: 1 });
+    const { registry, gauge } = gaugedTools();
+    const lwir = lwirDocument({ steps: fanOut({ failureMode: "fail_fast", order: "input", maxConcurrency: 4 }), tools: ["work", "shout"] });
+    await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-capped" });
+    expect(gauge.peak).toBe(1);
+  });
+
+  it("all_settled returns failed entries beside completed ones", async () => {
+    const world = memoryWorld();
+    const { registry } = gaugedTools();
+    const lwir = lwirDocument({ steps: fanOut({ failureMode: "all_settled", order: "input", maxConcurrency: 2 }), tools: ["work", "shout"] });
+    const result = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items: [{ name: "x" }, { name: "y", fail: true }] }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-settled" });
+    const output = result.output as { itemKey: string; status: string; error?: { message: string } }[];
+    expect(output.map((entry) => [entry.itemKey, entry.status])).toEqual([["x", "completed"], ["y", "failed"]]);
+    expect(output[1]!.error!.message).toContain("work failed for y");
+    expect(result.events.some((event) => event.type === "ParallelBranchFailed")).toBe(true);
+  });
+
+  it("fail_fast starts no new branch after a failure and fails the run at the failing branch step", async () => {
+    const world = memoryWorld();
+    const { registry, gauge } = gaugedTools();
+    const lwir = lwirDocument({ steps: fanOut({ failureMode: "fail_fast", order: "input", maxConcurrency: 1 }), tools: ["work", "shout"] });
+    const error = (await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items: [{ name: "x", fail: true }, { name: "y" }, { name: "z" }] }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-fast" }).catch((caught: unknown) => caught)) as RunFailedError;
+    expect(error.causeCode).toBe("step_failed");
+    expect(error.failedStepPath).toBe("fan[x].work");
+    expect(gauge.calls).toEqual(["x"]);
+    const types = error.result!.events.map((event) => event.type);
+    expect(types).toContain("ParallelGroupFailed");
+    expect(types.at(-1)).toBe("RunFailed");
+  });
+});
