@@ -26,6 +26,7 @@ export function wrapToolsForSession<TOOLS extends ToolSet>(core: SessionCore, to
           toolName,
           args: input,
           execute: () => execute.call(original, input, options),
+          ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
         }),
     } as Tool;
   }

@@ -45,7 +45,7 @@ export function createRecordingMiddleware(core: SessionCore): LanguageModelV3Mid
       try {
         result = await doGenerate();
       } catch (error) {
-        await recordFailure(core, call, error);
+        await recordFailure(core, call, error, params.abortSignal);
         throw error;
       }
       const payload = respondedPayload(core, call, { content: result.content, finishReason: result.finishReason, usage: result.usage });
@@ -70,10 +70,10 @@ export function createRecordingMiddleware(core: SessionCore): LanguageModelV3Mid
       try {
         live = await doStream();
       } catch (error) {
-        await recordFailure(core, call, error);
+        await recordFailure(core, call, error, params.abortSignal);
         throw error;
       }
-      return { ...live, stream: live.stream.pipeThrough(recordingTransform(core, call)) };
+      return { ...live, stream: live.stream.pipeThrough(recordingTransform(core, call, params.abortSignal)) };
     },
   };
 }
@@ -119,7 +119,9 @@ function respondedPayload(
   };
 }
 
-async function recordFailure(core: SessionCore, call: PreparedCall, error: unknown): Promise<void> {
+async function recordFailure(core: SessionCore, call: PreparedCall, error: unknown, abortSignal?: AbortSignal): Promise<void> {
+  // An aborted call was interrupted, not answered: leave it unrecorded so resume makes it again.
+  if (abortSignal?.aborted === true) return;
   const { stepPath } = core.options;
   await core.append([
     {
@@ -160,7 +162,7 @@ function replayStream(payload: ModelRespondedPayload, modelId: string): Readable
  * committed (so no tool runs on an unrecorded response), and rewrites tool call ids to the
  * session's deterministic ids.
  */
-function recordingTransform(core: SessionCore, call: PreparedCall): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
+function recordingTransform(core: SessionCore, call: PreparedCall, abortSignal: AbortSignal | undefined): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
   const { runId, sessionKey } = core.options;
   const indexByProviderId = new Map<string, number>();
   const idFor = (providerId: string): string => {
@@ -208,7 +210,7 @@ function recordingTransform(core: SessionCore, call: PreparedCall): TransformStr
     },
     async flush(controller) {
       if (finish === undefined) {
-        await recordFailure(core, call, new Error("The model stream ended without a finish part."));
+        await recordFailure(core, call, new Error("The model stream ended without a finish part."), abortSignal);
         return;
       }
       toolCalls.sort((left, right) => left.index - right.index);

@@ -78,6 +78,8 @@ export class SessionCore {
     readonly toolName: string;
     readonly args: unknown;
     readonly execute: () => unknown;
+    /** When this signal has fired, a failure is an interruption: nothing terminal is recorded. */
+    readonly abortSignal?: AbortSignal;
   }): Promise<unknown> {
     const { callId, caller, toolName } = call;
     const args = toJson(call.args) ?? null;
@@ -113,6 +115,8 @@ export class SessionCore {
       result = await settleToolOutput(call.execute());
       result = toToolResultJson({ value: result, toolName, callId });
     } catch (error) {
+      // An aborted call did not fail: it stays in flight and runs again on resume.
+      if (call.abortSignal?.aborted === true) throw error;
       const durationMs = Math.round(performance.now() - startedAt);
       await this.append([{ type: "harness.tool_call.failed", payload: { ...base, error: toErrorEnvelope(error), durationMs } }]);
       throw error;

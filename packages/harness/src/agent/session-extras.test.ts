@@ -105,3 +105,30 @@ describe("durable session details", () => {
     expect(stored[1]?.payload).toMatchObject({ output: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } });
   });
 });
+
+describe("interruptions", () => {
+  it("leaves an aborted tool call in flight (no failed event) so that resume runs it again", async () => {
+    const first = open();
+    const controller = new AbortController();
+    const slow = tool({
+      description: "waits for the abort",
+      inputSchema: z.object({}),
+      execute: (_input, { abortSignal }) =>
+        new Promise<string>((_resolve, reject) => {
+          abortSignal?.addEventListener("abort", () => reject(new Error("aborted by caller")));
+          controller.abort();
+        }),
+    });
+    const model = scriptedV3Model([{ toolCalls: [{ toolName: "slow", args: {} }] }, { text: "done" }]);
+    await durableGenerateText(await first.session, { model, tools: { slow }, prompt: "go", stopWhen: stepCountIs(3), abortSignal: controller.signal }).catch(() => undefined);
+    const toolEvents = first.sink.events.filter((event) => event.type.startsWith("harness.tool_call.")).map((event) => event.type);
+    expect(toolEvents).toEqual(["harness.tool_call.started"]);
+
+    const second = open([...first.sink.events]);
+    let reran = 0;
+    const quick = tool({ description: "waits for the abort", inputSchema: z.object({}), execute: async () => `ran ${++reran}` });
+    const result = await durableGenerateText(await second.session, { model: scriptedV3Model([{ text: "done" }]), tools: { slow: quick }, prompt: "go", stopWhen: stepCountIs(3) });
+    expect(result.text).toBe("done");
+    expect(reran).toBe(1);
+  });
+});

@@ -12,7 +12,8 @@ import {
   ToolCallTurnError,
   UnknownHarnessEventTypeError,
 } from "../errors/harness-event-errors.js";
-import { harnessEventTypes, type HarnessEvent, type HarnessEventType } from "./harness-event-types.js";
+import { harnessEventTypes, type HarnessEvent, type HarnessEventType, type ModelRequest } from "./harness-event-types.js";
+import { hashModelRequest } from "./hash-model-request.js";
 
 type Json = Record<string, unknown>;
 
@@ -80,7 +81,8 @@ const validators: Record<HarnessEventType, (payload: Json, check: FieldChecker) 
       const reference = check.object(tool, `$.payload.request.tools[${index}]`);
       check.string(reference, "name", `$.payload.request.tools[${index}]`);
     });
-    const computed = sha256Digest(request);
+    // The payload already passed the strict JSON check, so the fast hash equals sha256Digest(request).
+    const computed = hashModelRequest(request as ModelRequest);
     if (payload.promptHash !== computed) {
       throw new PromptHashMismatchError({ eventType: check.eventType, recorded: payload.promptHash, computed });
     }
