@@ -19,7 +19,7 @@ function tsxApiUrl(): string {
   return pathToFileURL(resolved.replace(/\.cjs$/, ".mjs")).href;
 }
 
-function newWorkerThread(module: WebAssembly.Module): Worker {
+function newWorkerThread(module: CompiledWasm): Worker {
   const options = {
     // Host-side heap of the worker; guest memory is the separate, fixed WebAssembly.Memory.
     resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 8 },
@@ -35,10 +35,16 @@ function newWorkerThread(module: WebAssembly.Module): Worker {
   });
 }
 
-let wasmModule: Promise<WebAssembly.Module> | undefined;
+/**
+ * A compiled WebAssembly.Module, typed opaquely so the published declarations do not depend on
+ * the WebAssembly lib types (@types/node 20 has none).
+ */
+type CompiledWasm = object;
+
+let wasmModule: Promise<CompiledWasm> | undefined;
 
 /** The QuickJS WASM module, compiled once per process and shared with every worker. */
-function compiledWasmModule(): Promise<WebAssembly.Module> {
+function compiledWasmModule(): Promise<CompiledWasm> {
   wasmModule ??= (async () => {
     const path = createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
     return WebAssembly.compile(await readFile(path));
@@ -52,7 +58,7 @@ export class SandboxWorker {
   readonly ready: Promise<void>;
   exited = false;
 
-  constructor(module: WebAssembly.Module) {
+  constructor(module: CompiledWasm) {
     this.thread = newWorkerThread(module);
     this.thread.on("exit", () => {
       this.exited = true;
