@@ -81,8 +81,10 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   const lock = await world.acquireRunLock(runId);
   const controller = new AbortController();
   let abortCause: "timeout" | "cancelled" | undefined;
+  let log: RunLog | undefined;
   const abort = (cause: "timeout" | "cancelled"): void => {
     abortCause ??= cause;
+    log?.sealHarness();
     controller.abort();
   };
   const onUserAbort = (): void => abort("cancelled");
@@ -92,7 +94,8 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   else options.signal?.addEventListener("abort", onUserAbort, { once: true });
 
   const folder = new RunStateFolder({ runId, ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }) });
-  const log = new RunLog(world, runId, folder);
+  log = new RunLog(world, runId, folder);
+  if (controller.signal.aborted) log.sealHarness();
   try {
     for (const event of await world.listEvents(runId)) folder.apply(event);
     const resumed = folder.eventCount > 0;

@@ -12,6 +12,7 @@ type AnyEvent = { readonly type: string; readonly payload: unknown };
 export class RunLog {
   private tail: Promise<unknown> = Promise.resolve();
   private sealed = false;
+  private harnessSealed = false;
 
   constructor(
     readonly world: World,
@@ -26,6 +27,15 @@ export class RunLog {
   /** After the run's final event: a harness still running after an abort can append nothing more. */
   seal(): void {
     this.sealed = true;
+  }
+
+  /**
+   * Called when the run is aborted: a harness that is still winding down may not append after
+   * the runtime records the failure, so its further events are refused (what it had in flight
+   * stays in flight in the log, as after a kill).
+   */
+  sealHarness(): void {
+    this.harnessSealed = true;
   }
 
   appendAny(events: readonly AnyEvent[]): Promise<readonly EventRecord[]> {
@@ -52,6 +62,7 @@ export class RunLog {
     return {
       runId: this.runId,
       append: async (events) => {
+        if (this.harnessSealed) throw new Error(`The run ${this.runId} was aborted: harness events are no longer recorded.`);
         const stamped = events.map((event) => {
           if ((event.type === "harness.model.responded" || event.type === "harness.model.failed") && event.payload.stepPath === undefined) {
             return { type: event.type, payload: { ...event.payload, stepPath } };
