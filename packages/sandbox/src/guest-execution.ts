@@ -108,7 +108,7 @@ export class GuestExecution {
     const invoke = this.installPrelude(context);
     if ("failure" in invoke) return { ok: false, failure: invoke.failure };
 
-    const entry = this.evaluateEntry(context, runtime);
+    const entry = this.evaluateEntry(context);
     const namespace = await this.settle(runtime, entry);
     if (namespace.state === "failed") return { ok: false, failure: namespace.failure };
     if (namespace.state === "rejected") return { ok: false, failure: this.classifyGuestError(namespace.error, "load") };
@@ -138,8 +138,7 @@ export class GuestExecution {
     return { handle: made.value };
   }
 
-  private evaluateEntry(context: QuickJSContext, runtime: QuickJSRuntime): { value: QuickJSHandle } | { error: QuickJSHandle } | { failure: ExecutionFailure } {
-    void runtime;
+  private evaluateEntry(context: QuickJSContext): { value: QuickJSHandle } | { error: QuickJSHandle } | { failure: ExecutionFailure } {
     const { entrypoint, files } = this.request;
     const source = files[entrypoint] ?? { code: "" };
     if ("syntaxError" in source) return { failure: { kind: "syntax_error", file: entrypoint, ...source.syntaxError } };

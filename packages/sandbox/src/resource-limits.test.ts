@@ -33,6 +33,7 @@ describe("time limits", () => {
     "a loop at module top level": "for (;;) {}\nexport async function run() { return 1; }",
     "a loop that tries to swallow the interrupt": "export async function run() { for (;;) { try { for (;;) {} } catch (error) {} } }",
     "a loop in a promise chain": "export async function run() { const spin = () => Promise.resolve().then(spin); return spin(); }",
+    "catastrophic regular-expression backtracking": "export async function run() { return /(a+)+$/.test('a'.repeat(40) + 'b'); }",
   };
   for (const [name, source] of Object.entries(loops)) {
     it(`ends ${name} at the deadline with a timeout`, async () => {
