@@ -14,7 +14,7 @@ import { LwirRuleContext } from "./rules/rule-context.js";
 import { checkStepRules } from "./rules/step-rules.js";
 import type { ValidationResult } from "./types.js";
 
-type RuleFamily = (context: LwirRuleContext, findings: FindingList) => void;
+export type RuleFamily = (context: LwirRuleContext, findings: FindingList) => void;
 
 /** Rule families in report order; each reports every problem it sees, independently. */
 const ruleFamilies: readonly (readonly [string, RuleFamily])[] = [
@@ -54,19 +54,28 @@ function nonHashableMessage(error: unknown): string {
  * ids), returning every finding in one pass. Never throws, whatever `doc` is.
  */
 export function validateLwir(doc: unknown): ValidationResult {
+  return validateWithRuleFamilies({ doc, families: ruleFamilies });
+}
+
+/**
+ * The validation pipeline with its rule families as an input, so tests can prove that a crashing
+ * family becomes an `lwir.internal_error` finding while the others still report. Not exported
+ * from the package.
+ */
+export function validateWithRuleFamilies(options: {
+  readonly doc: unknown;
+  readonly families: readonly (readonly [string, RuleFamily])[];
+}): ValidationResult {
   const findings = new FindingList();
   try {
     let snapshot: unknown;
     try {
       // The rules walk a fresh parse of the canonical form: plain data only, no getters or
-      // proxies, nothing that can change or throw while it is being read.
-      snapshot = JSON.parse(canonicalJson(doc));
+      // proxies, nothing that can change or throw while it is being read, and exactly the
+      // content that gets hashed.
+      snapshot = JSON.parse(canonicalJson(options.doc));
     } catch (error) {
-      findings.report({
-        code: "lwir.non_hashable",
-        path: [],
-        message: nonHashableMessage(error),
-      });
+      findings.report({ code: "lwir.non_hashable", path: [], message: nonHashableMessage(error) });
       return { valid: false, findings: findings.toArray() };
     }
     if (!isRecord(snapshot)) {
@@ -78,7 +87,7 @@ export function validateLwir(doc: unknown): ValidationResult {
       return { valid: false, findings: findings.toArray() };
     }
     const context = new LwirRuleContext(snapshot);
-    for (const [name, family] of ruleFamilies) {
+    for (const [name, family] of options.families) {
       try {
         family(context, findings);
       } catch (error) {
