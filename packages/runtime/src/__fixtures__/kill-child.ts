@@ -1,0 +1,27 @@
+// A child process for the kill tests: runs (or resumes) one run of the kill scenario in a local
+// world and prints the run output as JSON on stdout. Arguments: dataDir logFile runId delayMs
+// [hangAtN markerFile].
+import { localWorld } from "@little-stack/local-world";
+import { executeWorkflowVersion } from "../execution/execute-workflow-version.js";
+import { createFakeWorkerHarness } from "./fake-worker-harness.js";
+import { killScenarioWorkflow, scenarioModel, scenarioTools, type ScenarioOptions } from "./kill-scenario.js";
+import { versionOf } from "./workflows.js";
+
+const [dataDir, logFile, runId, delay, hangAtN, markerFile] = process.argv.slice(2);
+const options: ScenarioOptions = {
+  logFile: logFile!,
+  delayMs: Number(delay),
+  ...(hangAtN === undefined ? {} : { hangAtN: Number(hangAtN), markerFile: markerFile! }),
+};
+const world = localWorld({ dataDir: dataDir!, maxConcurrentSteps: 4 });
+const result = await executeWorkflowVersion({
+  world,
+  workflowVersion: versionOf(killScenarioWorkflow()),
+  input: { start: 0, until: 4, items: ["red", "green", "blue"] },
+  runId: runId!,
+  tools: scenarioTools(options),
+  models: { writer: scenarioModel(options) },
+  workerHarness: createFakeWorkerHarness(),
+});
+await world.close();
+process.stdout.write(`${JSON.stringify(result.output)}\n`);

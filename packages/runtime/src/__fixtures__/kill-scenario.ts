@@ -1,0 +1,120 @@
+import { createToolRegistry } from "@little-stack/harness";
+import type { LwirStep } from "@little-stack/lwir";
+import { tool } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { z } from "zod";
+import { codeFiles, lwirDocument } from "./workflows.js";
+
+/**
+ * The workflow the kill-and-resume tests run in child processes: a seed tool call, a decision
+ * loop (bump/check), a parallel group (tool + ai.generate per branch), a code.run step and a
+ * final tool call. Every tool and model call appends `<kind> <callId> <pid>` to a log file, so
+ * the parent can count executions across processes.
+ */
+export function killScenarioWorkflow() {
+  const text = { mode: "text" } as const;
+  const object = { mode: "object", schema: { type: "object" } } as const;
+  const steps = [
+    { id: "seed", uses: "tool.call", with: { tool: "record", args: { label: "seed", value: "{{ input.start }}" } }, output: object },
+    {
+      id: "bump",
+      uses: "tool.call",
+      needs: ["seed"],
+      maxVisits: 6,
+      with: { tool: "bump", args: { n: "{{ coalesce(steps.bump.lastOutput.n, steps.seed.output.value) }}" } },
+      output: { mode: "object", schema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } },
+    },
+    { id: "check", uses: "decision", needs: ["bump"], maxVisits: 6, with: { cases: [{ when: "{{ steps.bump.lastOutput.n < input.until }}", to: "bump" }], default: "fan" } },
+    {
+      id: "fan",
+      uses: "parallel",
+      with: {
+        items: "{{ input.items }}",
+        itemKey: "{{ item }}",
+        cardinality: { kind: "matches_items" },
+        maxBranches: 10,
+        maxConcurrency: 2,
+        failureMode: "fail_fast",
+        fanIn: { order: "input", output: "array" },
+      },
+      steps: [
+        { id: "work", uses: "tool.call", with: { tool: "record", args: { label: "work", value: "{{ item }}" } }, output: object },
+        { id: "describe", uses: "ai.generate", needs: ["work"], with: { model: "writer", prompt: "Describe {{ steps.work.output.value }}" }, output: text },
+      ],
+      output: {
+        mode: "array",
+        schema: { type: "array", items: { type: "object", properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, artifacts: { type: "array" } }, required: ["itemKey", "status", "artifacts"] } },
+      },
+    },
+    { id: "compute", uses: "code.run", needs: ["fan"], with: { entrypoint: "main.js", files: codeFiles('// OUTPUT: {"computed":true}'), sandbox: { network: "deny" } }, output: object },
+    {
+      id: "final",
+      uses: "tool.call",
+      needs: ["compute", "fan", "bump"],
+      with: { tool: "record", args: { label: "final", value: { loops: "{{ len(steps.bump.allVisits) }}", fan: "{{ steps.fan.output }}", computed: "{{ steps.compute.output.computed }}" } } },
+      output: object,
+    },
+  ] as LwirStep[];
+  return lwirDocument({ steps, tools: ["record", "bump"], models: ["writer"] });
+}
+
+export type ScenarioOptions = {
+  readonly logFile: string;
+  /** Milliseconds each tool and model call takes (gives kills room to land mid-call). */
+  readonly delayMs: number;
+  /** When set, `bump` with this n writes `markerFile` and hangs (the parent kills it there). */
+  readonly hangAtN?: number;
+  readonly markerFile?: string;
+};
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function scenarioTools(options: ScenarioOptions) {
+  const log = (line: string): void => appendFileSync(options.logFile, `${line} ${process.pid}\n`);
+  return createToolRegistry({
+    record: tool({
+      description: "Records a labelled value.",
+      inputSchema: z.object({ label: z.string(), value: z.unknown() }),
+      execute: async ({ label, value }, { toolCallId }) => {
+        await sleep(options.delayMs);
+        log(`tool ${toolCallId}`);
+        return { label, value: value ?? null };
+      },
+    }),
+    bump: tool({
+      description: "Adds one to n.",
+      inputSchema: z.object({ n: z.number() }),
+      execute: async ({ n }, { toolCallId }) => {
+        if (options.hangAtN === n && options.markerFile !== undefined) {
+          if (!existsSync(options.markerFile)) {
+            writeFileSync(options.markerFile, String(process.pid));
+            await sleep(60_000);
+          }
+        }
+        await sleep(options.delayMs);
+        log(`tool ${toolCallId}`);
+        return { n: n + 1 };
+      },
+    }),
+  });
+}
+
+export function scenarioModel(options: ScenarioOptions) {
+  return new MockLanguageModelV3({
+    provider: "acme",
+    modelId: "writer-1",
+    doGenerate: async (call) => {
+      await sleep(options.delayMs);
+      const prompt = JSON.stringify(call.prompt);
+      const subject = /Describe ([^"\\]+)/.exec(prompt)?.[1] ?? "?";
+      appendFileSync(options.logFile, `model subject:${subject} ${process.pid}\n`);
+      return {
+        content: [{ type: "text", text: `about ${subject}` }],
+        finishReason: { unified: "stop", raw: undefined },
+        usage: { inputTokens: { total: 12, noCache: 12, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 3, text: 3, reasoning: 0 } },
+        warnings: [],
+      };
+    },
+  });
+}
