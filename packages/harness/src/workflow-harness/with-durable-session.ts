@@ -1,0 +1,40 @@
+import type { HarnessTask } from "../contract/harness.js";
+import { openHarnessSession, type HarnessSession } from "../agent/harness-session.js";
+import { recorderForContext } from "../agent/recorder-for-context.js";
+import { requireManifest, sessionKeyFor, stepPathOf, type WorkflowHarnessContext } from "./workflow-harness-context.js";
+
+/**
+ * Opens (or resumes) the durable session of a task and runs `body` in it. A session whose
+ * completion is already recorded returns `fromRecorded(output)` without running anything; else
+ * the body's `completion` is recorded in `harness.session.completed` (or the error in
+ * `harness.session.failed`, rethrown).
+ */
+export async function withDurableSession<TResult>(options: {
+  readonly task: HarnessTask;
+  readonly ctx: WorkflowHarnessContext;
+  readonly body: (session: HarnessSession) => Promise<{ readonly result: TResult; readonly completion: unknown }>;
+  readonly fromRecorded: (output: unknown) => TResult;
+}): Promise<TResult> {
+  const { task, ctx } = options;
+  const withStepPath = task.kind === "execute_step" || task.kind === "fix_step";
+  const session = await openHarnessSession({
+    recorder: recorderForContext(ctx),
+    scope: ctx.scope,
+    sessionKey: sessionKeyFor(task, ctx),
+    task: { kind: task.kind },
+    manifest: requireManifest(task, ctx),
+    ...(withStepPath ? { stepPath: stepPathOf(task, ctx) } : {}),
+  });
+  const recorded = session.recordedCompletion;
+  if (recorded !== undefined) return options.fromRecorded(recorded.output ?? null);
+  let outcome: { readonly result: TResult; readonly completion: unknown };
+  try {
+    outcome = await options.body(session);
+  } catch (error) {
+    // An interruption is not a failure: leave the session open so a resume continues it.
+    if (!ctx.abortSignal.aborted) await session.fail(error);
+    throw error;
+  }
+  await session.complete({ output: outcome.completion });
+  return outcome.result;
+}

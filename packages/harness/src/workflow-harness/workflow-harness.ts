@@ -1,0 +1,47 @@
+import type { SandboxLimits } from "@little-stack/sandbox";
+import type { Harness, HarnessContext, HarnessResult, HarnessTask } from "../contract/harness.js";
+import { runExecuteStepTask } from "./execute-step-task.js";
+import { runFixStepTask } from "./fix-step-task.js";
+import { runOrchestrateTask } from "./orchestrate-task.js";
+import { runPlanTask } from "./plan-task.js";
+import type { WorkflowHarnessContext } from "./workflow-harness-context.js";
+
+export type WorkflowHarnessOptions = {
+  /** Names the harness in manifests (`harnessId`). Default `workflowHarness@0.1.0`. */
+  readonly id?: string;
+  /** Model calls one agent-loop session may make (plan, orchestrate, fix_step). Default 40. */
+  readonly maxAgentSteps?: number;
+  /** `submit_workflow` calls a plan session gets unless ctx.planning says otherwise. Default 5. */
+  readonly maxWorkflowRevisions?: number;
+  /** Fixer tries when the step's onFailure.fixer has no maxAttempts. Default 3. */
+  readonly defaultFixerMaxAttempts?: number;
+  /** Sandbox limits for code.run and try_fix (defaults: @little-stack/sandbox's). */
+  readonly sandboxLimits?: Partial<SandboxLimits>;
+};
+
+export type WorkflowHarness = Harness & { readonly id: string };
+
+/** The default harness with options. `workflowHarness` is this with the defaults. */
+export function createWorkflowHarness(options: WorkflowHarnessOptions = {}): WorkflowHarness {
+  const maxSteps = options.maxAgentSteps ?? 40;
+  const sandboxLimits = options.sandboxLimits === undefined ? {} : { sandboxLimits: options.sandboxLimits };
+  return {
+    id: options.id ?? "workflowHarness@0.1.0",
+    async run(task: HarnessTask, baseCtx: HarnessContext): Promise<HarnessResult> {
+      const ctx = baseCtx as WorkflowHarnessContext;
+      switch (task.kind) {
+        case "plan":
+          return runPlanTask({ task, ctx, maxSteps, defaultMaxWorkflowRevisions: options.maxWorkflowRevisions ?? 5 });
+        case "orchestrate":
+          return runOrchestrateTask({ task, ctx, maxSteps });
+        case "execute_step":
+          return runExecuteStepTask({ task, ctx, ...sandboxLimits });
+        case "fix_step":
+          return runFixStepTask({ task, ctx, maxSteps, defaultMaxAttempts: options.defaultFixerMaxAttempts ?? 3, ...sandboxLimits });
+      }
+    },
+  };
+}
+
+/** The default harness (seed 003): execute_step, fix_step, plan and orchestrate. */
+export const workflowHarness: WorkflowHarness = createWorkflowHarness();
