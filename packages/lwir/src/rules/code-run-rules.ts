@@ -183,14 +183,15 @@ function checkSandbox(options: { withValue: JsonRecord; path: JsonPathSegment[];
     });
   }
   for (const key of sandboxFields) {
-    const required = key === "network";
-    if (!required && !hasField(sandbox, key)) continue;
+    if (key !== "network" && !hasField(sandbox, key)) continue;
     const value = ownField(sandbox, key);
     if (value === "deny" || value === false) continue;
     findings.report({
       code: "code.invalid_sandbox",
       path: [...sandboxPath, key],
-      message: `sandbox.${key} must be "deny" (or false)${required ? " and is required" : ""}; v0.1 grants no ${key} access (got ${describeValue(value)}).`,
+      message: hasField(sandbox, key)
+        ? `sandbox.${key} must be "deny" (or false): v0.1 grants no ${key} access (got ${describeValue(value)}).`
+        : `sandbox.${key} is required and must be "deny" (or false): v0.1 grants no ${key} access.`,
     });
   }
 }
