@@ -69,8 +69,35 @@ function filePart(part: { type: string; mediaType: string; data: unknown; filena
   return { type: "file", mediaType: part.mediaType, data: digest, ...(part.filename === undefined ? {} : { filename: part.filename }) };
 }
 
-/** Drops `undefined` and non-JSON leaves the way JSON.stringify does, so hashing never throws. */
+/**
+ * The value as plain JSON: returned as is when it already is (the common case, no copy), else
+ * copied the way JSON.stringify would (undefined dropped, bytes as digests), so hashing never throws.
+ */
 function jsonOf(value: unknown): unknown {
   if (value === undefined) return null;
+  if (isPlainJson(value)) return value;
   return JSON.parse(JSON.stringify(value, (_key, inner: unknown) => (inner instanceof Uint8Array ? sha256DigestOfBytes(inner) : inner)) ?? "null") as unknown;
+}
+
+function isPlainJson(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (value === null) return true;
+      if (Array.isArray(value)) {
+        for (let index = 0; index < value.length; index += 1) if (!(index in value) || !isPlainJson(value[index])) return false;
+        return Object.getPrototypeOf(value) === Array.prototype;
+      }
+      const prototype = Object.getPrototypeOf(value) as unknown;
+      if (prototype !== Object.prototype && prototype !== null) return false;
+      for (const key in value) if (!isPlainJson((value as Record<string, unknown>)[key])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
 }

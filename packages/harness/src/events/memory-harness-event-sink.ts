@@ -1,12 +1,11 @@
-import { canonicalJson } from "@little-stack/canonical";
 import { createEventEnvelope } from "./create-event-envelope.js";
 import type { HarnessEventSink } from "./harness-event-sink.js";
 import type { HarnessEventEnvelope } from "./harness-event-types.js";
 
 /**
  * An in-memory sink for one run: for tests, benchmarks and ephemeral sessions. Payloads are
- * copied through canonical JSON on append, as a durable store would, so later mutation of the
- * caller's objects cannot change history.
+ * copied through canonical JSON on append (createEventEnvelope), as a durable store would, so
+ * later mutation of the caller's objects cannot change history.
  */
 export type MemoryHarnessEventSink = HarnessEventSink & {
   readonly events: readonly HarnessEventEnvelope[];
@@ -23,7 +22,7 @@ export function createMemoryHarnessEventSink(runId: string, initial: readonly Ha
           runId,
           sequence: events.length + index + 1,
           type: event.type,
-          payload: JSON.parse(canonicalJson(event.payload)) as unknown,
+          payload: event.payload,
         }),
       );
       events.push(...stored);

@@ -108,6 +108,7 @@ describe("validateHarnessEvent", () => {
     ["a succeeded call without result", mutated(valid.toolSucceeded, (p) => delete p.result), HarnessEventFieldError, "$.payload.result"],
     ["a failed call without error", mutated(valid.toolFailed, (p) => delete p.error), HarnessEventFieldError, "$.payload.error"],
     ["an error envelope without name", mutated(valid.failed, (p) => delete p.error.name), HarnessEventFieldError, "$.payload.error.name"],
+    ["a non-JSON value in a model request", mutated(valid.called, (p) => (p.request.messages[0].content[0].text = Number.POSITIVE_INFINITY)), HarnessEventNotJsonError, "$.payload.request.messages[0].content[0].text"],
     ["a non-JSON value in a payload", mutated(valid.toolSucceeded, (p) => (p.result = [Number.NaN])), HarnessEventNotJsonError, "$.payload.result[0]"],
     ["an unknown step kind", mutated(valid.stepStarted, (p) => (p.uses = "ai.chat")), HarnessEventFieldError, "$.payload.uses"],
     ["a succeeded step without output", mutated(valid.stepSucceeded, (p) => delete p.output), HarnessEventFieldError, "$.payload.output"],

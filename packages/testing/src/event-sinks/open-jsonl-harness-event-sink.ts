@@ -1,5 +1,4 @@
 import { open, readFile, truncate } from "node:fs/promises";
-import { canonicalJson } from "@little-stack/canonical";
 import { createEventEnvelope, type HarnessEventEnvelope, type HarnessEventSink } from "@little-stack/harness";
 
 /**
@@ -14,7 +13,7 @@ export async function openJsonlHarnessEventSink(options: { readonly filePath: st
   let queue: Promise<unknown> = Promise.resolve();
   const append = async (batch: readonly { type: string; payload: unknown }[]): Promise<HarnessEventEnvelope[]> => {
     const stored = batch.map((event, index) =>
-      createEventEnvelope({ runId, sequence: lastSequence + index + 1, type: event.type, payload: JSON.parse(canonicalJson(event.payload)) as unknown }),
+      createEventEnvelope({ runId, sequence: lastSequence + index + 1, type: event.type, payload: event.payload }),
     );
     const handle = await open(filePath, "a");
     try {
