@@ -135,3 +135,33 @@ export {
 } from "./bash/bash-tool.js";
 export { bashToolCapabilities, bashToolDefinition } from "./bash/bash-tool-definition.js";
 export { BashToolConfigError } from "./bash/bash-tool-config-error.js";
+
+// Default workflowHarness (execute_step, fix_step, plan, orchestrate)
+export {
+  createWorkflowHarness,
+  workflowHarness,
+  type WorkflowHarness,
+  type WorkflowHarnessOptions,
+} from "./workflow-harness/workflow-harness.js";
+export { type ExtraWorkflowValidation, type WorkflowHarnessContext } from "./workflow-harness/workflow-harness-context.js";
+export { assembleSystemPrompt, type PromptToolDescription, type SystemPromptParts } from "./workflow-harness/assemble-system-prompt.js";
+export { fixerAddendum, orchestratorAddendum, plannerAddendum } from "./workflow-harness/role-addenda.js";
+export { outputSpecForMode } from "./workflow-harness/output-spec-for-mode.js";
+export { outputModeMismatches } from "./workflow-harness/output-mode-mismatches.js";
+export type { SubmitWorkflowResult } from "./workflow-harness/plan-task.js";
+export type { TryFixResult } from "./workflow-harness/fix-step-task.js";
+export {
+  FixStepUnsupportedError,
+  ParallelStepNotExecutableError,
+  ToolNotPermittedError,
+  WorkflowHarnessContextError,
+  WorkflowHarnessError,
+} from "./workflow-harness/workflow-harness-errors.js";
+export { AiOutputSchemaError, CodeOutputSchemaError, type OutputMismatch } from "./workflow-harness/output-schema-errors.js";
+export {
+  FixerExhaustedError,
+  PlanNotSubmittedError,
+  PlanRevisionsExhaustedError,
+  type FixAttempt,
+  type PlanRevision,
+} from "./workflow-harness/agent-task-errors.js";
