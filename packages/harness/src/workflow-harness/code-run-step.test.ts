@@ -104,6 +104,20 @@ describe("execute_step: code.run in the sandbox", () => {
     expect(calls).toEqual([]);
   });
 
+  it("an aborted execution is an interruption, not a failure: the session stays open and a resume completes it", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("run cancelled"));
+    const calls: unknown[] = [];
+    const first = testContext({ role: "worker.code-run", tools: { lookupProfile: profileTool(calls) }, extra: { abortSignal: controller.signal } });
+    const error = await workflowHarness.run(task(codeStep(scoreSource)), first.ctx).catch((caught: unknown) => caught);
+    expect(SandboxError.is(error, "sandbox.aborted")).toBe(true);
+    expect(eventTypes(first.sink.events)).toEqual(["session.started", "execute_step.started"]);
+    const second = testContext({ role: "worker.code-run", tools: { lookupProfile: profileTool(calls) }, events: first.sink.events });
+    const result = await workflowHarness.run(task(codeStep(scoreSource)), second.ctx);
+    expect(result).toMatchObject({ output: { score: 25 } });
+    expect(eventTypes(second.sink.events).slice(2)).toEqual(["tool_call.started", "tool_call.succeeded", "execute_step.succeeded", "session.completed"]);
+  });
+
   it("refuses files whose content no longer matches their hash", async () => {
     const step = codeStep(scoreSource);
     const tampered = { ...step, with: { ...step.with, files: { ...step.with.files, "score.ts": { ...step.with.files["score.ts"]!, content: "export async function run() { return {}; }" } } } };

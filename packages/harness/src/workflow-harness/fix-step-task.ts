@@ -116,12 +116,12 @@ export async function runFixStepTask(options: {
             outputMode: step.output,
             tools: codeTools,
             callNamespace: `${session.sessionKey}/${toolCallId}`,
-            ...(ctx.abortSignal === undefined ? {} : { abortSignal: ctx.abortSignal }),
+            abortSignal: ctx.abortSignal,
             ...(options.sandboxLimits === undefined ? {} : { limits: options.sandboxLimits }),
           });
           return { ok: true, output };
         } catch (error) {
-          if (ctx.abortSignal.aborted) throw error;
+          if (ctx.abortSignal?.aborted === true) throw error;
           return failureOf(error);
         }
       },

@@ -32,7 +32,7 @@ export async function withDurableSession<TResult>(options: {
     outcome = await options.body(session);
   } catch (error) {
     // An interruption is not a failure: leave the session open so a resume continues it.
-    if (!ctx.abortSignal.aborted) await session.fail(error);
+    if (ctx.abortSignal?.aborted !== true) await session.fail(error);
     throw error;
   }
   await session.complete({ output: outcome.completion });
