@@ -506,6 +506,18 @@ const cases: readonly RuleCase[] = [
   },
   { rule: "itemKey is one template", mutate: (d) => delete d.steps[2].with.itemKey, code: "parallel.invalid_item_key", path: "$.steps[2].with.itemKey" },
   {
+    rule: "itemKey is computed from item",
+    mutate: (d) => (d.steps[2].with.itemKey = "{{ input.topic }}"),
+    code: "parallel.invalid_item_key",
+    path: "$.steps[2].with.itemKey",
+  },
+  {
+    rule: "a whole template that does not parse is an expression finding, not a shape finding",
+    mutate: (d) => (d.steps[2].with.items = "{{ input.candidates ; }}"),
+    code: "expression.invalid",
+    path: "$.steps[2].with.items",
+  },
+  {
     rule: "cardinality matches_items",
     mutate: (d) => (d.steps[2].with.cardinality = { kind: "fixed", count: 3 }),
     code: "parallel.invalid_cardinality",

@@ -2,7 +2,7 @@ import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList, type LwirFindingCode } from "../findings.js";
 import { hasField, isIntegerInRange, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
 import type { LwirRuleContext, StepEntry } from "./rule-context.js";
-import { isWholeTemplate } from "./whole-template.js";
+import { isWholeTemplate, referencesRoot, wholeTemplate } from "./whole-template.js";
 
 const withFields = new Set([
   "items",
@@ -72,11 +72,18 @@ function checkTemplates(options: { withValue: JsonRecord; path: JsonPathSegment[
     });
   }
   const itemKey = ownField(withValue, "itemKey");
-  if (!isWholeTemplate(itemKey)) {
+  const keyTemplate = wholeTemplate(itemKey);
+  if (!keyTemplate.whole) {
     report({
       code: "parallel.invalid_item_key",
       path: [...path, "itemKey"],
       message: `with.itemKey must be exactly one template over \`item\`, e.g. "{{ item.id }}" (got ${describeValue(itemKey)}).`,
+    });
+  } else if (keyTemplate.expression !== undefined && !referencesRoot(keyTemplate.expression, "item")) {
+    report({
+      code: "parallel.invalid_item_key",
+      path: [...path, "itemKey"],
+      message: `with.itemKey must be computed from \`item\` (every branch would get the same key otherwise), e.g. "{{ item.id }}" (got ${describeValue(itemKey)}).`,
     });
   }
 }
