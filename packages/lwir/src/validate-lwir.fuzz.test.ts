@@ -184,6 +184,26 @@ describe("validateLwir never throws", () => {
     expectPrototypesClean();
   });
 
+  it("with the same findings whatever the key order of the input (500 mutated fixtures)", () => {
+    const random = createRandom(7);
+    const shuffled = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(shuffled);
+      if (typeof value !== "object" || value === null) return value;
+      const keys = Object.keys(value);
+      for (let index = keys.length - 1; index > 0; index -= 1) {
+        const other = Math.floor(random() * (index + 1));
+        [keys[index], keys[other]] = [keys[other] as string, keys[index] as string];
+      }
+      const entries = keys.map((key) => `${JSON.stringify(key)}:${JSON.stringify(shuffled((value as Record<string, unknown>)[key]))}`);
+      return JSON.parse(`{${entries.join(",")}}`);
+    };
+    for (let index = 0; index < 500; index += 1) {
+      const doc = loadFixture(fixtureNames[index % fixtureNames.length] as (typeof fixtureNames)[number]);
+      mutateRandomly(doc, random);
+      expect(validateLwir(shuffled(doc))).toEqual(validateLwir(doc));
+    }
+  });
+
   it("on prototype-polluting keys from JSON.parse, without touching Object.prototype", () => {
     const text = JSON.stringify(loadFixture("review-candidates")).replace(
       '"steps":[',
