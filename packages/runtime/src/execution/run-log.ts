@@ -1,9 +1,24 @@
+import { canonicalJson, contentId } from "@little-stack/canonical";
 import type { HarnessEventEnvelope, HarnessEventSink } from "@little-stack/harness";
+import { RunLogCorruptError } from "../errors/run-integrity-errors.js";
 import type { World } from "@little-stack/local-world";
 import type { EventRecord, RuntimeEvent } from "../events/runtime-event-types.js";
 import type { RunStateFolder } from "../run-state/run-state-folder.js";
 
 type AnyEvent = { readonly type: string; readonly payload: unknown };
+
+/** Announcements, not results: they may wait for the next boundary's transaction. */
+const deferrableTypes: ReadonlySet<string> = new Set([
+  "StepScheduled",
+  "StepAttemptStarted",
+  "ParallelGroupStarted",
+  "ParallelBranchScheduled",
+  "harness.session.started",
+  "harness.session.completed",
+  "harness.execute_step.started",
+  "harness.model.called",
+  "harness.tool_call.started",
+]);
 
 /**
  * The one writer of a run's log in this process: appends go to the world one batch at a time
@@ -13,6 +28,9 @@ export class RunLog {
   private tail: Promise<unknown> = Promise.resolve();
   private sealed = false;
   private harnessSealed = false;
+  private pending: EventRecord[] = [];
+  /** Set when a commit failed: the folder may be ahead of the store, so nothing more is written. */
+  private broken: { readonly error: unknown } | undefined;
 
   constructor(
     readonly world: World,
@@ -38,16 +56,62 @@ export class RunLog {
     this.harnessSealed = true;
   }
 
+  /**
+   * Appends events. Events that are not result boundaries (architecture.md, durability contract)
+   * are held in memory and committed in the same transaction as the next boundary: losing them
+   * in a crash only means redoing what they announced, under the same deterministic ids. Their
+   * sequences are assigned here (this log is the run's only writer, under the run lock) and
+   * checked against the world's when they are committed.
+   */
   appendAny(events: readonly AnyEvent[]): Promise<readonly EventRecord[]> {
     if (this.sealed) return Promise.reject(new Error(`The log of run ${this.runId} is closed: the run already ended.`));
-    const next = this.tail.then(async () => {
-      const stored = await this.world.appendEvents(this.runId, events);
-      for (const event of stored) this.folder.apply(event);
-      return stored as readonly EventRecord[];
-    });
+    if (this.broken !== undefined) return Promise.reject(this.broken.error);
+    const deferrable = events.length > 0 && events.every((event) => deferrableTypes.has(event.type));
+    const next = this.tail.then(async () => (deferrable ? this.defer(events) : this.commit(events)));
     // Keep the chain alive after a failed append; the caller still sees the rejection.
     this.tail = next.catch(() => undefined);
     return next;
+  }
+
+  /** Commits whatever is held (before reading the log back). */
+  flush(): Promise<unknown> {
+    const next = this.tail.then(async () => (this.pending.length > 0 ? this.commit([]) : []));
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  private defer(events: readonly AnyEvent[]): readonly EventRecord[] {
+    const recordedAt = new Date().toISOString();
+    const envelopes = events.map((event, index) => {
+      const sequence = this.folder.eventCount + index + 1;
+      // A copy through canonical JSON, as the world would store it (also rejects non-JSON now).
+      const payload = JSON.parse(canonicalJson(event.payload)) as unknown;
+      return { eventId: contentId("evt", { runId: this.runId, sequence, type: event.type, payload }), runId: this.runId, sequence, type: event.type, recordedAt, payload };
+    });
+    for (const envelope of envelopes) this.folder.apply(envelope);
+    this.pending.push(...envelopes);
+    return envelopes;
+  }
+
+  private async commit(events: readonly AnyEvent[]): Promise<readonly EventRecord[]> {
+    if (this.broken !== undefined) throw this.broken.error;
+    const held = this.pending;
+    this.pending = [];
+    let stored: readonly EventRecord[];
+    try {
+      stored = (await this.world.appendEvents(this.runId, [...held.map(({ type, payload }) => ({ type, payload })), ...events])) as readonly EventRecord[];
+    } catch (error) {
+      if (held.length > 0) this.broken = { error };
+      throw error;
+    }
+    for (let index = 0; index < held.length; index += 1) {
+      if (stored[index]!.sequence !== held[index]!.sequence) {
+        throw new RunLogCorruptError({ runId: this.runId, sequence: stored[index]!.sequence, problem: `another writer appended to the run (expected sequence ${held[index]!.sequence})` });
+      }
+    }
+    const fresh = stored.slice(held.length);
+    for (const event of fresh) this.folder.apply(event);
+    return fresh;
   }
 
   /**
@@ -72,7 +136,7 @@ export class RunLog {
         return (await this.appendAny(stamped)) as readonly HarnessEventEnvelope[];
       },
       list: async (listOptions) => {
-        await this.tail;
+        await this.flush();
         const after = Math.max(afterSequence, listOptions?.afterSequence ?? 0);
         return (await this.world.listEvents(this.runId, { afterSequence: after, typePrefix: "harness." })) as readonly HarnessEventEnvelope[];
       },
