@@ -127,6 +127,20 @@ describe("durable agent session", () => {
     expect(deterministicPart(resumed.events)).toEqual(deterministicPart(first.events));
   });
 
+  it.each([
+    // label, last recorded event (of turn 2), tools run live, model calls made live
+    ["after a response, before its tool calls started", "harness.model.responded", ["c"], 1],
+    ["with a model call in flight (called, no response)", "harness.model.called", ["c"], 2],
+  ] as const)("resumes %s", async (_label, cutType, liveTools, liveModelCalls) => {
+    const first = await runSession({ events: [] });
+    const cut = first.events.findIndex((event) => event.type === cutType && (event.payload as any).turn === 2);
+    const resumed = await runSession({ events: first.events.slice(0, cut + 1), turns: script.slice(script.length - liveModelCalls) });
+    expect(resumed.text).toBe("done: A B C");
+    expect(resumed.modelCalls).toBe(liveModelCalls);
+    expect(resumed.toolLog.map((line) => line.split(":")[0])).toEqual(liveTools);
+    expect(deterministicPart(resumed.events)).toEqual(deterministicPart(first.events));
+  });
+
   it("re-executes an in-flight tool call (started, never finished) under the same call id", async () => {
     const first = await runSession({ events: [] });
     const lastStartOfTurn2 = first.events.findIndex((event) => event.type === "harness.tool_call.started" && (event.payload as any).turn === 2);
