@@ -156,6 +156,7 @@ export {
   ToolNotPermittedError,
   WorkflowHarnessContextError,
   WorkflowHarnessError,
+  WorkflowHarnessOptionError,
 } from "./workflow-harness/workflow-harness-errors.js";
 export { AiOutputSchemaError, CodeOutputSchemaError, type OutputMismatch } from "./workflow-harness/output-schema-errors.js";
 export {

@@ -152,4 +152,26 @@ describe("fix_step", () => {
     expect(model.calls).toHaveLength(2);
     expect(eventTypes(sink.events).at(-1)).toBe("session.failed");
   });
+
+  it("counts several try_fix calls of one response in call order: the one over maxAttempts is refused, not run", async () => {
+    const calls: unknown[] = [];
+    const single = { ...task, step: { ...step, onFailure: { fixer: { model: "fixer-model", maxAttempts: 1, system: "fix it" } } } };
+    const both = { toolCalls: [{ toolName: "try_fix", args: { files: { "score.js": wrongFix } } }, { toolName: "try_fix", args: { files: { "score.js": rightFix } } }] };
+    const { ctx, sink } = fixerContext({ turns: [both], calls });
+    const error = await workflowHarness.run(single, ctx).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(FixerExhaustedError);
+    expect((error as FixerExhaustedError).attempts.map((attempt) => attempt.error.code)).toEqual(["sandbox.guest_threw"]);
+    expect(calls).toEqual(["a"]);
+    const refused = payloadsOf(sink.events, "harness.tool_call.succeeded").find(
+      (payload) => payload.toolName === "try_fix" && (payload.args as { files: Record<string, string> }).files["score.js"] === rightFix,
+    );
+    expect(refused).toMatchObject({ result: { ok: false, error: { name: "FixerAttemptsExhausted" } } });
+  });
+
+  it("does not open a session when earlier fix sessions used every attempt", async () => {
+    const { ctx, sink, model } = fixerContext({ turns: script, calls: [] });
+    await expect(workflowHarness.run({ ...task, priorFixAttempts: 3 }, ctx)).rejects.toBeInstanceOf(FixerExhaustedError);
+    expect(model.calls).toHaveLength(0);
+    expect(sink.events).toEqual([]);
+  });
 });

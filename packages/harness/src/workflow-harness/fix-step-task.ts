@@ -23,6 +23,8 @@ export type TryFixResult =
   | { readonly ok: true; readonly output: unknown }
   | { readonly ok: false; readonly error: ErrorEnvelope & { readonly mismatches?: readonly unknown[]; readonly logs?: readonly string[] } };
 
+const refusedName = "FixerAttemptsExhausted";
+
 const tryFixInput = jsonSchema<{ files: Record<string, string> }>({
   type: "object",
   properties: {
@@ -96,13 +98,20 @@ export async function runFixStepTask(options: {
   const fixerCtx: WorkflowHarnessContext = { ...ctx, ...(system === undefined ? {} : { system }) };
   const codeTools = pickTools(ctx.tools, allowedToolNames(ctx));
 
+  if (budget === 0) throw new FixerExhaustedError({ stepId: step.id, maxAttempts, attempts: [] });
+
   const body = async (session: HarnessSession) => {
+    // Tries started per turn in this process (a turn is identified by the length of its prompt),
+    // so that several try_fix calls in one response are counted in call order.
+    const startedInTurn = new Map<number, number>();
     const tryFix = tool({
       description: "Run a repaired source in the step's sandbox with the step's input; returns { ok: true, output } or { ok: false, error }.",
       inputSchema: tryFixInput,
       execute: async ({ files }, { toolCallId, messages }): Promise<TryFixResult> => {
-        if (countToolCalls(messages as ModelMessage[], "try_fix") >= budget) {
-          return { ok: false, error: { name: "FixerAttemptsExhausted", message: `No tries left (maxAttempts ${maxAttempts}).` } };
+        const inTurn = startedInTurn.get(messages.length) ?? 0;
+        startedInTurn.set(messages.length, inTurn + 1);
+        if (countToolCalls(messages as ModelMessage[], "try_fix") + inTurn >= budget) {
+          return { ok: false, error: { name: refusedName, message: `No tries left (maxAttempts ${maxAttempts}); this source was not run.` } };
         }
         const candidate = applyFix(step.with.files, files ?? {});
         try {
@@ -141,7 +150,8 @@ export async function runFixStepTask(options: {
         return tries.length >= budget || tries.some((entry) => (entry.output as TryFixResult).ok);
       },
     });
-    const tries = toolCallOutcomes(result.steps, "try_fix");
+    // Refused calls (over the budget) did not run: they are not attempts.
+    const tries = toolCallOutcomes(result.steps, "try_fix").filter((entry) => (entry.output as TryFixResult).ok || (entry.output as { error: ErrorEnvelope }).error.name !== refusedName);
     const attempts: FixAttempt[] = [];
     for (const [index, entry] of tries.entries()) {
       const outcome = entry.output as TryFixResult;

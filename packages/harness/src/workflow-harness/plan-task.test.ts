@@ -5,7 +5,8 @@ import { scriptedV3Model, type FixtureTurn } from "../__fixtures__/scripted-v3-m
 import type { PlanTask } from "../contract/harness.js";
 import { eventTypes, payloadsOf, testContext } from "./__fixtures__/test-context.js";
 import { PlanNotSubmittedError, PlanRevisionsExhaustedError } from "./agent-task-errors.js";
-import { workflowHarness } from "./workflow-harness.js";
+import { createWorkflowHarness, workflowHarness } from "./workflow-harness.js";
+import { WorkflowHarnessOptionError } from "./workflow-harness-errors.js";
 
 const validLwir = {
   apiVersion: "littleworkflow.dev/v0.1",
@@ -123,5 +124,11 @@ describe("plan", () => {
     const model = scriptedV3Model([{ text: "I think the workflow should echo." }]);
     const { ctx } = testContext({ role: "planner", model });
     await expect(workflowHarness.run(task, ctx)).rejects.toBeInstanceOf(PlanNotSubmittedError);
+  });
+
+  it("refuses out-of-range revision caps with a named error", async () => {
+    const { ctx } = testContext({ role: "planner", model: scriptedV3Model([]), extra: { planning: { maxWorkflowRevisions: 0 } } });
+    await expect(workflowHarness.run(task, ctx)).rejects.toBeInstanceOf(WorkflowHarnessOptionError);
+    expect(() => createWorkflowHarness({ maxAgentSteps: 1.5 })).toThrow(/maxAgentSteps must be an integer >= 1, got 1.5/);
   });
 });

@@ -11,6 +11,7 @@ import { sessionBashTool } from "./session-bash-tool.js";
 import { countToolCalls, toolCallOutcomes } from "./tool-call-history.js";
 import type { WorkflowHarnessContext } from "./workflow-harness-context.js";
 import { withDurableSession } from "./with-durable-session.js";
+import { WorkflowHarnessOptionError } from "./workflow-harness-errors.js";
 
 /** What `submit_workflow` returns to the model (recorded as the tool result). */
 export type SubmitWorkflowResult = { readonly accepted: boolean; readonly findings: readonly Pick<LwirFinding, "code" | "path" | "message">[] };
@@ -52,12 +53,19 @@ export async function runPlanTask(options: {
   const maxWorkflowRevisions = ctx.planning?.maxWorkflowRevisions ?? options.defaultMaxWorkflowRevisions;
   const validateExtra = ctx.planning?.validateWorkflow;
 
+  if (!Number.isSafeInteger(maxWorkflowRevisions) || maxWorkflowRevisions < 1) {
+    throw new WorkflowHarnessOptionError({ option: "maxWorkflowRevisions", value: maxWorkflowRevisions, expected: "an integer >= 1" });
+  }
+
   const body = async (session: HarnessSession) => {
+    const submittedInTurn = new Map<number, number>();
     const submitWorkflow = tool({
       description: "Submit the complete LWIR document. Returns { accepted, findings }; fix every finding and submit again when not accepted.",
       inputSchema: submitInput,
       execute: async ({ lwir }, { messages }): Promise<SubmitWorkflowResult> => {
-        if (countToolCalls(messages as ModelMessage[], "submit_workflow") >= maxWorkflowRevisions) {
+        const inTurn = submittedInTurn.get(messages.length) ?? 0;
+        submittedInTurn.set(messages.length, inTurn + 1);
+        if (countToolCalls(messages as ModelMessage[], "submit_workflow") + inTurn >= maxWorkflowRevisions) {
           return { accepted: false, findings: [{ code: "plan.revisions_exhausted", path: "$", message: `No revisions left (maxWorkflowRevisions ${maxWorkflowRevisions}).` }] };
         }
         const checked = validateLwir(lwir);

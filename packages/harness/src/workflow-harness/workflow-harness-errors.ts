@@ -53,3 +53,13 @@ export class FixStepUnsupportedError extends WorkflowHarnessError {
     );
   }
 }
+
+/** An option of createWorkflowHarness (or of ctx.planning) is out of range. */
+export class WorkflowHarnessOptionError extends WorkflowHarnessError {
+  constructor(options: { readonly option: string; readonly value: unknown; readonly expected: string }) {
+    super("harness.invalid_workflow_harness_option", `workflowHarness option ${options.option} must be ${options.expected}, got ${JSON.stringify(options.value) ?? String(options.value)}.`, {
+      option: options.option,
+      expected: options.expected,
+    });
+  }
+}

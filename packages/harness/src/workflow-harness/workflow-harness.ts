@@ -5,6 +5,12 @@ import { runFixStepTask } from "./fix-step-task.js";
 import { runOrchestrateTask } from "./orchestrate-task.js";
 import { runPlanTask } from "./plan-task.js";
 import type { WorkflowHarnessContext } from "./workflow-harness-context.js";
+import { WorkflowHarnessOptionError } from "./workflow-harness-errors.js";
+
+function positiveInteger(option: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new WorkflowHarnessOptionError({ option, value, expected: "an integer >= 1" });
+  return value;
+}
 
 export type WorkflowHarnessOptions = {
   /** Names the harness in manifests (`harnessId`). Default `workflowHarness@0.1.0`. */
@@ -23,7 +29,9 @@ export type WorkflowHarness = Harness & { readonly id: string };
 
 /** The default harness with options. `workflowHarness` is this with the defaults. */
 export function createWorkflowHarness(options: WorkflowHarnessOptions = {}): WorkflowHarness {
-  const maxSteps = options.maxAgentSteps ?? 40;
+  const maxSteps = positiveInteger("maxAgentSteps", options.maxAgentSteps ?? 40);
+  const maxWorkflowRevisions = positiveInteger("maxWorkflowRevisions", options.maxWorkflowRevisions ?? 5);
+  const defaultFixerMaxAttempts = positiveInteger("defaultFixerMaxAttempts", options.defaultFixerMaxAttempts ?? 3);
   const sandboxLimits = options.sandboxLimits === undefined ? {} : { sandboxLimits: options.sandboxLimits };
   return {
     id: options.id ?? "workflowHarness@0.1.0",
@@ -31,13 +39,13 @@ export function createWorkflowHarness(options: WorkflowHarnessOptions = {}): Wor
       const ctx = baseCtx as WorkflowHarnessContext;
       switch (task.kind) {
         case "plan":
-          return runPlanTask({ task, ctx, maxSteps, defaultMaxWorkflowRevisions: options.maxWorkflowRevisions ?? 5 });
+          return runPlanTask({ task, ctx, maxSteps, defaultMaxWorkflowRevisions: maxWorkflowRevisions });
         case "orchestrate":
           return runOrchestrateTask({ task, ctx, maxSteps });
         case "execute_step":
           return runExecuteStepTask({ task, ctx, ...sandboxLimits });
         case "fix_step":
-          return runFixStepTask({ task, ctx, maxSteps, defaultMaxAttempts: options.defaultFixerMaxAttempts ?? 3, ...sandboxLimits });
+          return runFixStepTask({ task, ctx, maxSteps, defaultMaxAttempts: defaultFixerMaxAttempts, ...sandboxLimits });
       }
     },
   };
