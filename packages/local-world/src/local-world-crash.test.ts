@@ -47,7 +47,9 @@ describe("localWorld under SIGKILL", () => {
       }
       writer.child.kill("SIGKILL");
       const exit = await writer.exited;
-      if (exit.signal !== "SIGKILL") throw new Error(`writer exited on its own (${String(exit.code)}):\n${writer.stderr()}`);
+      if (exit.signal !== "SIGKILL") {
+        throw new Error(`round ${round + 1}: the writer exited on its own (${String(exit.code)}):\n${writer.stderr()}`);
+      }
       for (const line of writer.lines) {
         const [kind, first, second] = line.split(" ");
         if (kind === "committed") reportedEvents.set(Number(first), second!);
@@ -81,6 +83,8 @@ describe("localWorld under SIGKILL", () => {
         for (const [artifactId, sha256] of reportedArtifacts) {
           expect((await world.readArtifact(artifactId)).manifest.sha256).toBe(sha256);
         }
+      } catch (error) {
+        throw new Error(`after kill ${round + 1} of ${kills} (${durability}): ${(error as Error).message}`, { cause: error });
       } finally {
         await world.close();
       }

@@ -1,7 +1,7 @@
 // Opens the world, prints "ready", waits for a line on stdin, then appends `count` events
 // (singles and batches of 3, alternately) to one run and prints the sequences it was given.
 import { once } from "node:events";
-import { writeSync } from "node:fs";
+import { reportLine } from "./report-line.js";
 import { localWorld } from "../local-world.js";
 
 const [dataDir, runId, countText, label] = process.argv.slice(2);
@@ -9,7 +9,7 @@ if (dataDir === undefined || runId === undefined || countText === undefined || l
   throw new Error("usage: concurrent-appender.ts <dataDir> <runId> <count> <label>");
 }
 const world = localWorld({ dataDir, durability: "process" });
-writeSync(1, "ready\n");
+reportLine("ready");
 await once(process.stdin, "data");
 process.stdin.destroy();
 const sequences: number[] = [];
@@ -24,4 +24,4 @@ for (let round = 0; written < Number(countText); round += 1) {
   written += size;
 }
 await world.close();
-writeSync(1, `${JSON.stringify({ label, sequences })}\n`);
+reportLine(JSON.stringify({ label, sequences }));

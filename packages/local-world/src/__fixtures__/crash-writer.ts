@@ -1,6 +1,6 @@
 // Appends events and writes artifacts in a loop until killed. Reports on stdout only after the
 // call that made a thing durable has returned: `artifact <id> <sha256>`, `committed <sequence> <eventId>`.
-import { writeSync } from "node:fs";
+import { reportLine } from "./report-line.js";
 import { localWorld } from "../local-world.js";
 
 const [dataDir, runId, durability] = process.argv.slice(2);
@@ -8,7 +8,7 @@ if (dataDir === undefined || runId === undefined || (durability !== "strict" && 
   throw new Error("usage: crash-writer.ts <dataDir> <runId> <strict|process>");
 }
 const world = localWorld({ dataDir, durability });
-const report = (line: string) => writeSync(1, `${line}\n`);
+const report = reportLine;
 
 let next = (await world.listEvents(runId)).length;
 if (next === 0) {

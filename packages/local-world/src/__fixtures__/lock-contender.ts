@@ -1,14 +1,14 @@
 // Waits for "go" on stdin, tries to take the run lock, prints `acquired <token> <recoveredPid|->`
 // or `refused <code>`, then holds what it got until stdin closes, releases and exits.
 import { createInterface } from "node:readline";
-import { writeSync } from "node:fs";
+import { reportLine } from "./report-line.js";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import { localWorld } from "../local-world.js";
 
 const [dataDir, runId] = process.argv.slice(2);
 if (dataDir === undefined || runId === undefined) throw new Error("usage: lock-contender.ts <dataDir> <runId>");
 const world = localWorld({ dataDir });
-const report = (line: string) => writeSync(1, `${line}\n`);
+const report = reportLine;
 const input = createInterface({ input: process.stdin });
 report("ready");
 for await (const line of input) {
