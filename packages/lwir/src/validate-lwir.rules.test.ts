@@ -55,6 +55,7 @@ const cases: readonly RuleCase[] = [
     path: "$.output.schema.properties.report.format",
   },
   { rule: "permissions object", mutate: (d) => (d.permissions.secrets = "all"), code: "schema.invalid", path: "$.permissions.secrets" },
+  { rule: "permissions is an object", mutate: (d) => (d.permissions = ["gpt-4o-mini"]), code: "schema.invalid", path: "$.permissions" },
   { rule: "permissions entries", mutate: (d) => d.permissions.models.push(3), code: "schema.invalid", path: "$.permissions.models[1]" },
   { rule: "permissions unknown field", mutate: (d) => (d.permissions.roles = []), code: "schema.invalid", path: "$.permissions.roles" },
   {
@@ -164,6 +165,14 @@ const cases: readonly RuleCase[] = [
   { rule: "maxVisits 101", mutate: (d) => (d.steps[7].maxVisits = 101), code: "step.max_visits_out_of_range", path: "$.steps[7].maxVisits" },
   { rule: "maxVisits fraction", mutate: (d) => (d.steps[7].maxVisits = 1.5), code: "step.max_visits_out_of_range", path: "$.steps[7].maxVisits" },
   { rule: "retry object", mutate: (d) => (d.steps[1].retry = 3), code: "step.invalid_retry", path: "$.steps[1].retry" },
+  { rule: "retry fields", mutate: (d) => (d.steps[1].retry.jitter = true), code: "step.invalid_retry", path: "$.steps[1].retry.jitter" },
+  { rule: "retry.backoff object", mutate: (d) => (d.steps[1].retry.backoff = 100), code: "step.invalid_retry", path: "$.steps[1].retry.backoff" },
+  {
+    rule: "retry.backoff.initialMs",
+    mutate: (d) => (d.steps[1].retry.backoff.initialMs = -1),
+    code: "step.invalid_retry",
+    path: "$.steps[1].retry.backoff.initialMs",
+  },
   { rule: "retry.maxAttempts", mutate: (d) => (d.steps[1].retry.maxAttempts = 11), code: "step.invalid_retry", path: "$.steps[1].retry.maxAttempts" },
   {
     rule: "retry.backoff.factor",
@@ -273,6 +282,12 @@ const cases: readonly RuleCase[] = [
     path: "$.steps[5].with.cases[0].label",
   },
   {
+    rule: "decision case to is a string",
+    mutate: (d) => d.steps[5].with.cases.push({ when: "{{ steps.review.lastOutput.approved }}", to: 7 }),
+    code: "decision.case_invalid",
+    path: "$.steps[5].with.cases[1].to",
+  },
+  {
     rule: "decision case object",
     mutate: (d) => d.steps[5].with.cases.push("draft"),
     code: "decision.case_invalid",
@@ -334,6 +349,7 @@ const cases: readonly RuleCase[] = [
     path: "$.steps[2].steps[0].with.model",
   },
   { rule: "tool.call tool", mutate: (d) => delete d.steps[6].with.tool, code: "tool.missing", path: "$.steps[6].with.tool" },
+  { rule: "tool.call with object", mutate: (d) => (d.steps[6].with = "publish"), code: "step.invalid", path: "$.steps[6].with" },
   { rule: "tool allowlist", mutate: (d) => (d.steps[6].with.tool = "delete-all"), code: "tool.disallowed", path: "$.steps[6].with.tool" },
   // code.run (§2)
   { rule: "code.run with object", mutate: (d) => (d.steps[1].with = []), code: "code.invalid_config", path: "$.steps[1].with" },
@@ -409,6 +425,12 @@ const cases: readonly RuleCase[] = [
     path: '$.steps[1].with.files["score.ts"].content',
   },
   {
+    rule: "file fields",
+    mutate: (d) => (d.steps[1].with.files["score.ts"].mode = "0644"),
+    code: "code.invalid_file",
+    path: '$.steps[1].with.files["score.ts"].mode',
+  },
+  {
     rule: "file hash matches content",
     mutate: (d) => (d.steps[1].with.files["score.ts"].content += "\n"),
     code: "code.invalid_file_hash",
@@ -439,6 +461,12 @@ const cases: readonly RuleCase[] = [
     mutate: (d) => (d.steps[1].with.sandbox.env = true),
     code: "code.invalid_sandbox",
     path: "$.steps[1].with.sandbox.env",
+  },
+  {
+    rule: "sandbox fields",
+    mutate: (d) => (d.steps[1].with.sandbox.cpu = "deny"),
+    code: "code.invalid_sandbox",
+    path: "$.steps[1].with.sandbox.cpu",
   },
   // fixer (§2)
   {
@@ -524,6 +552,13 @@ const cases: readonly RuleCase[] = [
     path: "$.steps[2].with.cardinality",
   },
   { rule: "maxBranches 1..100", mutate: (d) => (d.steps[2].with.maxBranches = 101), code: "parallel.invalid_branches", path: "$.steps[2].with.maxBranches" },
+  { rule: "maxBranches >= 1", mutate: (d) => (d.steps[2].with.maxBranches = 0), code: "parallel.invalid_branches", path: "$.steps[2].with.maxBranches" },
+  {
+    rule: "maxConcurrency >= 1",
+    mutate: (d) => (d.steps[2].with.maxConcurrency = 0),
+    code: "parallel.invalid_concurrency",
+    path: "$.steps[2].with.maxConcurrency",
+  },
   {
     rule: "maxConcurrency <= maxBranches",
     mutate: (d) => (d.steps[2].with.maxConcurrency = 11),
@@ -550,8 +585,23 @@ const cases: readonly RuleCase[] = [
     path: "$.steps[2].with.fanIn.output",
   },
   {
+    rule: "fanIn fields",
+    mutate: (d) => (d.steps[2].with.fanIn.dedupe = true),
+    code: "parallel.invalid_fan_in",
+    path: "$.steps[2].with.fanIn.dedupe",
+  },
+  {
     rule: "fanIn.outputStep names a body step",
     mutate: (d) => (d.steps[2].with.fanIn.outputStep = "finish"),
+    code: "parallel.fan_in_output_step_invalid",
+    path: "$.steps[2].with.fanIn.outputStep",
+  },
+  {
+    rule: "fanIn.outputStep is not a decision",
+    mutate: (d) => {
+      d.steps[2].steps.push({ id: "gate", uses: "decision", needs: ["judge"], with: { cases: [], default: "end" } });
+      d.steps[2].with.fanIn.outputStep = "gate";
+    },
     code: "parallel.fan_in_output_step_invalid",
     path: "$.steps[2].with.fanIn.outputStep",
   },

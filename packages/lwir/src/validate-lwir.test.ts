@@ -48,3 +48,21 @@ describe("validateWithRuleFamilies", () => {
     expect(validateLwir(doc).findings.map((finding) => finding.code)).toEqual(["step.max_visits_out_of_range", "lwir.invalid_cycle"]);
   });
 });
+
+describe("permissions as allowlists", () => {
+  it("allow nothing when absent", () => {
+    const doc = loadFixture("compute-score");
+    delete doc.permissions;
+    expect(validateLwir(doc).findings.map(({ code, path }) => ({ code, path }))).toEqual([
+      { code: "fixer.model.disallowed", path: "$.steps[0].onFailure.fixer.model" },
+    ]);
+  });
+
+  it("are not applied when malformed: the permissions finding is the one to fix", () => {
+    const doc = loadFixture("review-candidates");
+    doc.permissions.models = "gpt-4o-mini";
+    expect(validateLwir(doc).findings.map(({ code, path }) => ({ code, path }))).toEqual([
+      { code: "schema.invalid", path: "$.permissions.models" },
+    ]);
+  });
+});

@@ -42,7 +42,7 @@ export function checkFixerRules(context: LwirRuleContext, findings: FindingList)
         path: [...path, "model"],
         message: `The fixer needs \`model\`, a model slot id from permissions.models (got ${describeValue(model)}).`,
       });
-    } else if (!context.allowedModels.has(model)) {
+    } else if (context.allowedModels !== undefined && !context.allowedModels.has(model)) {
       findings.report({
         code: "fixer.model.disallowed",
         path: [...path, "model"],

@@ -27,7 +27,7 @@ function checkAiGenerate(options: {
       path: modelPath,
       message: `An ai.generate step needs with.model, a model slot id from permissions.models (got ${describeValue(model)}).`,
     });
-  } else if (!context.allowedModels.has(model)) {
+  } else if (context.allowedModels !== undefined && !context.allowedModels.has(model)) {
     findings.report({
       code: "model.disallowed",
       path: modelPath,
@@ -65,7 +65,7 @@ function checkToolCall(options: {
       path: toolPath,
       message: `A tool.call step needs with.tool, a tool id from permissions.tools (got ${describeValue(tool)}).`,
     });
-  } else if (!context.allowedTools.has(tool)) {
+  } else if (context.allowedTools !== undefined && !context.allowedTools.has(tool)) {
     findings.report({
       code: "tool.disallowed",
       path: toolPath,

@@ -49,8 +49,18 @@ export function stepIdProblem(id: unknown): string | undefined {
   return undefined;
 }
 
-function stringSet(value: unknown): ReadonlySet<string> {
-  return new Set(Array.isArray(value) ? value.filter((entry) => typeof entry === "string") : []);
+/**
+ * The allowlist `permissions[key]`: empty when permissions or the list is absent (nothing is
+ * allowed), undefined when either is malformed, so steps are not all reported as disallowed on
+ * top of the one permissions finding.
+ */
+function allowlist(permissions: unknown, key: string): ReadonlySet<string> | undefined {
+  if (permissions === undefined) return new Set();
+  if (!isRecord(permissions)) return undefined;
+  const list = ownField(permissions, key);
+  if (list === undefined) return new Set();
+  if (!Array.isArray(list)) return undefined;
+  return new Set(list.filter((entry) => typeof entry === "string"));
 }
 
 function readEntry(options: { scope: StepScope; raw: unknown; index: number }): StepEntry {
@@ -108,16 +118,17 @@ export class LwirRuleContext {
   readonly document: JsonRecord;
   /** The top-level list first, then each parallel body in document order. */
   readonly scopes: readonly StepScope[];
-  readonly allowedModels: ReadonlySet<string>;
-  readonly allowedTools: ReadonlySet<string>;
+  /** Undefined when `permissions` is malformed (then allowlist checks are skipped). */
+  readonly allowedModels: ReadonlySet<string> | undefined;
+  readonly allowedTools: ReadonlySet<string> | undefined;
   readonly #templates = new Map<StepEntry, TemplateUse[]>();
   readonly #schemaProblems = new Map<string, SchemaProblem[]>();
 
   constructor(document: JsonRecord) {
     this.document = document;
     const permissions = ownField(document, "permissions");
-    this.allowedModels = stringSet(isRecord(permissions) ? ownField(permissions, "models") : undefined);
-    this.allowedTools = stringSet(isRecord(permissions) ? ownField(permissions, "tools") : undefined);
+    this.allowedModels = allowlist(permissions, "models");
+    this.allowedTools = allowlist(permissions, "tools");
     const steps = ownField(document, "steps");
     const scopes: StepScope[] = [];
     if (Array.isArray(steps)) {
