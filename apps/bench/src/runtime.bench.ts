@@ -5,7 +5,7 @@
 //   4. resuming (and replaying) a completed 1,000-step run
 //
 //   pnpm --filter @little-stack-apps/bench run runtime
-//   RUNTIME_BENCH_LONG=2000 … for a shorter flatness run; RUNTIME_BENCH_DURABILITY=relaxed for synchronous=NORMAL
+//   RUNTIME_BENCH_LONG=2000 … for a shorter flatness run; RUNTIME_BENCH_DURABILITY=process for synchronous=NORMAL
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
