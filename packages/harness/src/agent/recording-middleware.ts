@@ -103,12 +103,17 @@ async function prepareCall(core: SessionCore, options: { params: LanguageModelV3
 function respondedPayload(
   core: SessionCore,
   call: PreparedCall,
-  result: { content: readonly LanguageModelV3Content[]; finishReason: LanguageModelV3FinishReason; usage: LanguageModelV3Usage },
+  result: {
+    content: readonly LanguageModelV3Content[];
+    finishReason: LanguageModelV3FinishReason;
+    usage: LanguageModelV3Usage;
+    toolCallIdAt?: (position: number) => string;
+  },
 ): ModelRespondedPayload {
   const { runId, sessionKey, stepPath } = core.options;
   const response = toRecordedResponse({
     ...result,
-    toolCallIdAt: (index) => modelToolCallId({ runId, sessionKey, turn: call.turn, index }),
+    toolCallIdAt: result.toolCallIdAt ?? ((index) => modelToolCallId({ runId, sessionKey, turn: call.turn, index })),
   });
   return {
     turn: call.turn,
@@ -164,7 +169,10 @@ function replayStream(payload: ModelRespondedPayload, modelId: string): Readable
  */
 function recordingTransform(core: SessionCore, call: PreparedCall, abortSignal: AbortSignal | undefined): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
   const { runId, sessionKey } = core.options;
+  // Client-executed tool calls are numbered in order of first appearance (tool-input-start or
+  // tool-call); the number gives the deterministic id used on every part of that call.
   const indexByProviderId = new Map<string, number>();
+  const providerExecuted = new Set<string>();
   const idFor = (providerId: string): string => {
     let index = indexByProviderId.get(providerId);
     if (index === undefined) {
@@ -189,9 +197,12 @@ function recordingTransform(core: SessionCore, call: PreparedCall, abortSignal: 
           controller.enqueue(part);
           return;
         case "tool-input-start":
+          if (part.providerExecuted === true) providerExecuted.add(part.id);
+          controller.enqueue(providerExecuted.has(part.id) ? part : { ...part, id: idFor(part.id) });
+          return;
         case "tool-input-delta":
         case "tool-input-end":
-          controller.enqueue(part.type === "tool-input-start" && part.providerExecuted === true ? part : { ...part, id: idFor(part.id) });
+          controller.enqueue(providerExecuted.has(part.id) ? part : { ...part, id: idFor(part.id) });
           return;
         case "tool-call":
           if (part.providerExecuted === true) {
@@ -219,7 +230,12 @@ function recordingTransform(core: SessionCore, call: PreparedCall, abortSignal: 
         ...(text === undefined ? [] : [{ type: "text" as const, text }]),
         ...toolCalls.map((entry) => entry.part),
       ];
-      const payload = respondedPayload(core, call, { content, finishReason: finish.finishReason, usage: finish.usage });
+      const payload = respondedPayload(core, call, {
+        content,
+        finishReason: finish.finishReason,
+        usage: finish.usage,
+        toolCallIdAt: (position) => idFor(toolCalls[position]?.part.toolCallId ?? `missing-${position}`),
+      });
       await core.append([{ type: "harness.model.responded", payload }]);
       core.commitTurn(payload);
       for (const recorded of payload.response.toolCalls ?? []) {

@@ -92,7 +92,7 @@ export class SessionCore {
         throw new ReplayDivergenceError({
           runId: this.options.runId,
           sessionId: this.options.sessionId,
-          turn: call.turn ?? 0,
+          ...(call.turn === undefined ? { position: `code tool call ${call.callIndex ?? "?"}` } : { turn: call.turn }),
           what: `tool call ${callId} (${toolName}) and its arguments`,
           recordedHash,
           currentHash,

@@ -5,14 +5,25 @@ import { LittleWorkflowError } from "@little-stack/canonical";
  * position. Resuming would silently fork history, so it stops instead.
  */
 export class ReplayDivergenceError extends LittleWorkflowError {
-  readonly turn: number;
+  /** The model turn where replay diverged; undefined for a tool call made by code. */
+  readonly turn: number | undefined;
   readonly recordedHash: string;
   readonly currentHash: string;
 
-  constructor(options: { runId: string; sessionId: string; turn: number; what: string; recordedHash: string; currentHash: string }) {
+  constructor(options: {
+    runId: string;
+    sessionId: string;
+    turn?: number;
+    /** Where, when not a model turn ("code tool call 3"). */
+    position?: string;
+    what: string;
+    recordedHash: string;
+    currentHash: string;
+  }) {
+    const where = options.turn === undefined ? (options.position ?? "an unknown position") : `turn ${options.turn}`;
     super(
       "replay_divergence",
-      `Replay of run ${options.runId} (session ${options.sessionId}) diverged at turn ${options.turn}: the ${options.what} hashes to ${options.currentHash} but ${options.recordedHash} was recorded. ` +
+      `Replay of run ${options.runId} (session ${options.sessionId}) diverged at ${where}: the ${options.what} hashes to ${options.currentHash} but ${options.recordedHash} was recorded. ` +
         "The code, prompt, tools or tool results changed since the run was recorded; start a new run instead of resuming this one.",
       { details: { ...options } },
     );
