@@ -40,6 +40,10 @@ WHEN NEW.sequence <> COALESCE((SELECT MAX(sequence) FROM events WHERE run_id = N
 BEGIN
   SELECT RAISE(ABORT, 'event sequences must be dense: expected the next sequence of the run');
 END;
+CREATE TABLE IF NOT EXISTS world_meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS run_locks (
   run_id TEXT PRIMARY KEY,
   token TEXT NOT NULL,
@@ -75,6 +79,10 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
     // NORMAL in WAL mode unless told otherwise, so the level is set on every connection.
     database.pragma(`synchronous = ${wanted.name}`);
     database.exec(schema);
+    // One small write at open, then the check: a connection that did not keep the level fails
+    // here, before it has stored anything of the caller's.
+    database.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('last_opened_at', ?)").run(new Date().toISOString());
+    requireSynchronous(database, wanted);
   } catch (error) {
     database.close();
     throw mapOpenError(path, error);
@@ -118,12 +126,12 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
 
   let durabilityChecked = false;
 
-  function checkDurabilityAfterWrite(): void {
-    const actual = database.pragma("synchronous", { simple: true });
-    if (actual !== wanted.value) {
-      throw new DurabilityNotAppliedError(wanted.name, String(actual));
-    }
+  function checkDurabilityAfterFirstAppend(): void {
     durabilityChecked = true;
+    if (database.pragma("synchronous", { simple: true }) === wanted.value) return;
+    // Not expected after the check at open; set it again rather than run weaker than configured.
+    database.pragma(`synchronous = ${wanted.name}`);
+    requireSynchronous(database, wanted);
   }
 
   /**
@@ -221,7 +229,7 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
         }
       }
       nextSequences.set(runId, stored.first + events.length);
-      if (!durabilityChecked) checkDurabilityAfterWrite();
+      if (!durabilityChecked) checkDurabilityAfterFirstAppend();
       const envelopes: EventEnvelope[] = new Array(events.length);
       for (let index = 0; index < events.length; index += 1) {
         const event = events[index]!;
@@ -290,6 +298,11 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
   };
 }
 
+function requireSynchronous(database: Database.Database, wanted: { readonly name: string; readonly value: number }): void {
+  const actual = database.pragma("synchronous", { simple: true });
+  if (actual !== wanted.value) throw new DurabilityNotAppliedError(wanted.name, String(actual));
+}
+
 function checkEventColumns(path: string, database: Database.Database): void {
   const columns = database
     .prepare<[], string>("SELECT name FROM pragma_table_info('events')")
@@ -312,7 +325,7 @@ function isCorruption(error: unknown): boolean {
 }
 
 function mapOpenError(path: string, error: unknown): unknown {
-  if (error instanceof EventLogCorruptError) return error;
+  if (error instanceof EventLogCorruptError || error instanceof DurabilityNotAppliedError) return error;
   if (isCorruption(error)) return new EventLogCorruptError(path, (error as Error).message, error);
   if ((error as { code?: unknown } | null)?.code === undefined) return error;
   return new EventLogUnavailableError(path, "open the database", error);
