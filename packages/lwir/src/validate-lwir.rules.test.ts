@@ -111,6 +111,18 @@ const cases: readonly RuleCase[] = [
   },
   { rule: "uses", mutate: (d) => (d.steps[7].uses = "ai.chat"), code: "step.invalid_type", path: "$.steps[7].uses" },
   { rule: "needs array", mutate: (d) => (d.steps[0].needs = {}), code: "step.invalid_needs", path: "$.steps[0].needs" },
+  {
+    rule: "needs array (its references are not second-guessed)",
+    mutate: (d) => (d.steps[1].needs = "research"),
+    code: "step.invalid_needs",
+    path: "$.steps[1].needs",
+  },
+  {
+    rule: "maxVisits on a cycle (the cycle rule does not repeat it)",
+    mutate: (d) => (d.steps[4].maxVisits = "3"),
+    code: "step.max_visits_out_of_range",
+    path: "$.steps[4].maxVisits",
+  },
   { rule: "needs entry type", mutate: (d) => (d.steps[0].needs = [3]), code: "step.invalid_needs", path: "$.steps[0].needs[0]" },
   {
     rule: "needs entry twice",

@@ -41,7 +41,7 @@ function checkReferences(options: {
           continue;
         }
         const readsPastVisit = reference.accessor === "lastOutput" || reference.accessor === "allVisits";
-        if (resolution.kind === "sibling" && !ownNeeds.has(reference.stepId)) {
+        if (resolution.kind === "sibling" && entry.needsKnown && !ownNeeds.has(reference.stepId)) {
           const graph = graphs.get(entry.scope);
           if (!(readsPastVisit && graph !== undefined && graph.reaches(resolution.target, entry))) {
             undeclared.add(reference.stepId);
@@ -91,7 +91,7 @@ function checkReferences(options: {
 function checkCycles(graph: ScopeGraph, findings: FindingList): void {
   for (const component of graph.cyclicComponents()) {
     const problems: string[] = [];
-    const lowVisits = component.filter((node) => node.maxVisits < 2).map((node) => node.id as string);
+    const lowVisits = component.filter((node) => node.maxVisitsKnown && node.maxVisits < 2).map((node) => node.id as string);
     if (lowVisits.length > 0) problems.push(`${quoteAll(lowVisits)} must have maxVisits >= 2`);
     if (!component.some((node) => node.uses === "decision")) {
       problems.push("the cycle passes through no decision step (needs alone can never run it)");
@@ -163,6 +163,8 @@ function checkDecisionTargetNeeds(graph: ScopeGraph, findings: FindingList): voi
 function checkTerminal(options: { scope: StepScope; graph: ScopeGraph; findings: FindingList }): void {
   const { scope, graph, findings } = options;
   if (scope.parallel !== undefined && hasFanInOutputStep(scope.parallel)) return;
+  // With a malformed needs list nobody can tell which steps are needed; that finding comes first.
+  if (scope.entries.some((entry) => !entry.needsKnown)) return;
   const neededOrRouted = new Set<StepEntry>();
   for (const node of graph.nodes) {
     for (const need of node.needs) {

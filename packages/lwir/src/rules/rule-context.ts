@@ -22,8 +22,12 @@ export type StepEntry = {
   readonly isDuplicate: boolean;
   /** The string entries of `needs` with their index (shape problems are reported elsewhere). */
   readonly needs: readonly NeedsEntry[];
+  /** False when `needs` is present but not an array: rules that depend on it stay silent. */
+  readonly needsKnown: boolean;
   /** Effective `maxVisits` (1 when absent or invalid). */
   readonly maxVisits: number;
+  /** False when `maxVisits` is present but invalid: the cycle rule does not hold it against the step. */
+  readonly maxVisitsKnown: boolean;
   readonly scope: StepScope;
 };
 
@@ -78,6 +82,7 @@ function readEntry(options: { scope: StepScope; raw: unknown; index: number }): 
     });
   }
   const rawMaxVisits = record === undefined ? undefined : ownField(record, "maxVisits");
+  const maxVisitsKnown = rawMaxVisits === undefined || isIntegerInRange(rawMaxVisits, { min: 1, max: 100 });
   const maxVisits = isIntegerInRange(rawMaxVisits, { min: 1, max: 100 }) ? rawMaxVisits : 1;
   const isDuplicate = id !== undefined && scope.byId.has(id);
   const entry: StepEntry = {
@@ -88,7 +93,9 @@ function readEntry(options: { scope: StepScope; raw: unknown; index: number }): 
     uses,
     isDuplicate,
     needs,
+    needsKnown: rawNeeds === undefined || Array.isArray(rawNeeds),
     maxVisits,
+    maxVisitsKnown,
     scope,
   };
   if (id !== undefined && !isDuplicate) scope.byId.set(id, entry);
