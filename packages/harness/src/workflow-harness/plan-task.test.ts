@@ -86,7 +86,8 @@ describe("plan", () => {
   });
 
   it("runs the compiler's extra validation after validateLwir and returns its findings too", async () => {
-    const model = scriptedV3Model([submit(validLwir), submit({ ...validLwir, metadata: { name: "demo.renamed" } })]);
+    // The second submission comes as a JSON string, as some models send it.
+    const model = scriptedV3Model([submit(validLwir), submit(JSON.stringify({ ...validLwir, metadata: { name: "demo.renamed" } }))]);
     const seen: unknown[] = [];
     const { ctx } = testContext({
       role: "planner",

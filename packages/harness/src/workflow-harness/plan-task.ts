@@ -23,6 +23,16 @@ const submitInput = jsonSchema<{ lwir: Record<string, unknown> }>({
   additionalProperties: false,
 });
 
+/** Some models send the document as a JSON string instead of an object: accept both. */
+function submittedDocument(lwir: unknown): { readonly document: unknown } | { readonly problem: string } {
+  if (typeof lwir !== "string") return { document: lwir };
+  try {
+    return { document: JSON.parse(lwir) as unknown };
+  } catch (error) {
+    return { problem: `lwir is a string that is not JSON (${(error as Error).message}); pass the document as an object.` };
+  }
+}
+
 function compact(findings: readonly LwirFinding[]): SubmitWorkflowResult["findings"] {
   return findings.map((finding) => ({ code: finding.code, path: finding.path, message: finding.message }));
 }
@@ -68,9 +78,11 @@ export async function runPlanTask(options: {
         if (countToolCalls(messages as ModelMessage[], "submit_workflow") + inTurn >= maxWorkflowRevisions) {
           return { accepted: false, findings: [{ code: "plan.revisions_exhausted", path: "$", message: `No revisions left (maxWorkflowRevisions ${maxWorkflowRevisions}).` }] };
         }
-        const checked = validateLwir(lwir);
+        const submitted = submittedDocument(lwir);
+        if ("problem" in submitted) return { accepted: false, findings: [{ code: "plan.lwir_not_json", path: "$", message: submitted.problem }] };
+        const checked = validateLwir(submitted.document);
         if (!checked.valid) return { accepted: false, findings: compact(checked.findings) };
-        const extra = validateExtra === undefined ? [] : await validateExtra(lwir);
+        const extra = validateExtra === undefined ? [] : await validateExtra(submitted.document);
         if (extra.length > 0) return { accepted: false, findings: compact(extra) };
         return { accepted: true, findings: [] };
       },
@@ -95,7 +107,7 @@ export async function runPlanTask(options: {
     for (const [index, entry] of submissions.entries()) {
       const outcome = entry.output as SubmitWorkflowResult;
       if (outcome.accepted) {
-        const lwir = (entry.input as { lwir: unknown }).lwir;
+        const lwir = (submittedDocument((entry.input as { lwir: unknown }).lwir) as { document: unknown }).document;
         return { result: { kind: "plan" as const, lwir }, completion: lwir };
       }
       revisions.push({ revision: index + 1, findings: outcome.findings });
