@@ -1,6 +1,6 @@
 import { canonicalJson, randomId, sha256Digest, sha256DigestOfBytes } from "@little-stack/canonical";
 import type { Harness, ResolvedModel, ToolRegistry } from "@little-stack/harness";
-import { createToolRegistry } from "@little-stack/harness";
+import { createToolRegistry, workflowHarness } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
 import { createSchemaValidator, validateLwir } from "@little-stack/lwir";
 import type { ModelRegistry } from "@little-stack/models";
@@ -34,9 +34,9 @@ export type ExecuteWorkflowVersionOptions = {
   readonly tools?: ToolRegistry;
   /** Model slot id → model. */
   readonly models?: Readonly<Record<string, ModelSlotValue>>;
-  /** Runs every step (execute_step) and fixer (fix_step). */
+  /** Runs every step (execute_step) and fixer (fix_step). Default: the harness's `workflowHarness`. */
   readonly workerHarness?: Harness;
-  /** Where `delegate_to_default` goes. */
+  /** Where `delegate_to_default` goes. Default: `workflowHarness`. */
   readonly defaultHarness?: Harness;
   /** Names the worker harness in manifests and capability pins (default: its `id` property, else "custom"). */
   readonly harnessId?: string;
@@ -68,8 +68,8 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
     throw configFailure(`the LWIR is not valid (${validation.findings.length} finding${validation.findings.length === 1 ? "" : "s"}):\n  ${findings.join("\n  ")}`);
   }
   const timeoutMs = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
-  const harness = options.workerHarness ?? options.defaultHarness;
-  if (harness === undefined) throw new InvalidRunOptionsError("workerHarness", "is required: pass the worker harness that executes steps");
+  const harness = options.workerHarness ?? options.defaultHarness ?? workflowHarness;
+  const defaultHarness = options.defaultHarness ?? workflowHarness;
   const namedId = (harness as Harness & { readonly id?: unknown }).id;
   const harnessId = options.harnessId ?? (typeof namedId === "string" ? namedId : "custom");
   const registry = options.tools ?? createToolRegistry({});
@@ -136,7 +136,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       world,
       log,
       harness,
-      defaultHarness: options.defaultHarness,
+      defaultHarness,
       harnessId,
       tools,
       allowedToolsHash: toolSnapshot.digest,
