@@ -23,3 +23,14 @@ export class CliInputError extends LittleWorkflowError {
     super(CliInputError.code, message, options);
   }
 }
+
+/**
+ * The workflow file is JSON but not valid LWIR. Exit code 1 (the thing checked failed), one line
+ * with the first finding; `little validate` lists them all.
+ */
+export class CliInvalidWorkflowError extends LittleWorkflowError {
+  static readonly code = "cli.invalid_workflow";
+  constructor(message: string, options: LittleWorkflowErrorOptions = {}) {
+    super(CliInvalidWorkflowError.code, message, options);
+  }
+}

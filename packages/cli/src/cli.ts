@@ -1,12 +1,17 @@
 import { readFileSync } from "node:fs";
 import { Builtins, Cli, type Command, type CommandClass } from "clipanion";
 import type { CliContext } from "./cli-context.js";
+import { EventsCommand } from "./commands/events-command.js";
+import { ReplayCommand } from "./commands/replay-command.js";
+import { ReportCommand } from "./commands/report-command.js";
+import { RunCommand } from "./commands/run-command.js";
+import { RunsCommand } from "./commands/runs-command.js";
 import { ValidateCommand } from "./commands/validate-command.js";
 import { type ExitCode, exitCodes } from "./exit-codes.js";
 import { exitForError } from "./exit-for-error.js";
 
 /** Every command of `little`, one file each under commands/. New commands are added here. */
-export const commands: readonly CommandClass<CliContext>[] = [ValidateCommand];
+export const commands: readonly CommandClass<CliContext>[] = [ValidateCommand, RunCommand, EventsCommand, ReplayCommand, ReportCommand, RunsCommand];
 
 export type RunCliOptions = Partial<CliContext>;
 

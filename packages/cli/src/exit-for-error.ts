@@ -8,8 +8,11 @@ export type ErrorExit = {
   readonly message: string;
 };
 
-/** Codes of LittleWorkflowErrors that are the user's input rather than the thing being run. */
-const usageErrorCodes = new Set<string>([CliUsageError.code, CliInputError.code]);
+/**
+ * Codes of LittleWorkflowErrors that are the user's input rather than the thing being run. An id
+ * the world refuses (`--run-id ../x`) can only come from the command line.
+ */
+const usageErrorCodes = new Set<string>([CliUsageError.code, CliInputError.code, "world.invalid_id"]);
 
 /**
  * Maps anything a command throws to its exit code and a one-line message. Parse errors from

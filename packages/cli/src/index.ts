@@ -1,8 +1,20 @@
 // Public surface of @little-stack/cli: an explicit list of named exports.
 export type { CliContext } from "./cli-context.js";
-export { CliInputError, CliUsageError } from "./cli-errors.js";
+export { CliInputError, CliInvalidWorkflowError, CliUsageError } from "./cli-errors.js";
 export { commands, createCli, runCli, type RunCliOptions } from "./cli.js";
+export { EventsCommand } from "./commands/events-command.js";
+export { ReplayCommand } from "./commands/replay-command.js";
+export { ReportCommand } from "./commands/report-command.js";
+export { RunCommand } from "./commands/run-command.js";
+export { type RunListing, RunsCommand } from "./commands/runs-command.js";
 export { ValidateCommand } from "./commands/validate-command.js";
+export { globMatcher } from "./inspect/glob-pattern.js";
+export { formatDollars, type StepUsageRow, type UsageReport, usageReport } from "./inspect/usage-report.js";
+export { type ModelSlotEntry, parseModelSlots, resolveModelSlots } from "./run/model-slots-file.js";
+export { loadToolsModule } from "./run/load-tools-module.js";
+export { observeWorld } from "./run/observe-world.js";
+export { ProgressPrinter } from "./run/progress-printer.js";
+export type { RunSummary } from "./run/run-summary.js";
 export { type ExitCode, exitCodes } from "./exit-codes.js";
 export { type ErrorExit, exitForError } from "./exit-for-error.js";
 export { formatFindingsJson, formatFindingsText, type PrintableFinding } from "./format-findings.js";

@@ -1,0 +1,94 @@
+import { workflowHarness } from "@little-stack/harness";
+import { registerWorkflowVersion } from "@little-stack/lwir";
+import { executeWorkflowVersion, RunFailedError, type RunState, materializeRunState } from "@little-stack/runtime";
+import { Command, Option } from "clipanion";
+import type { CliContext } from "../cli-context.js";
+import { exitCodes } from "../exit-codes.js";
+import { openWorldForWriting, withWorld } from "../open-world.js";
+import { observeWorld } from "../run/observe-world.js";
+import { prepareRun } from "../run/prepare-run.js";
+import { ProgressPrinter } from "../run/progress-printer.js";
+import { type RunSummary, summaryOfCompletedRun, summaryOfFailedRun } from "../run/run-summary.js";
+import { dataDirOption, jsonOption } from "../shared-options.js";
+
+/** `little run <workflow.json> --input <file|->`: executes (or resumes) a run of an LWIR document. */
+export class RunCommand extends Command<CliContext> {
+  static override paths = [["run"]];
+  static override usage = Command.Usage({
+    description: "Run an LWIR document durably, or resume a run",
+    details: `
+      Locks the LWIR as a workflow version and executes it in the local world with the default
+      workflowHarness. Progress goes to stderr (a line per step on a terminal, a line per event
+      otherwise); the summary \`{ runId, workflowVersionId, status, output | error, usage, eventCount }\`
+      goes to stdout as JSON.
+
+      Re-running with the same \`--run-id\` resumes that run: completed steps are reused and recorded
+      model and tool calls are replayed, never made again. A completed run just prints its summary.
+
+      \`--models\` maps model slots to providers:
+      \`{ "<slot>": { "provider": "openai" | "openai-compatible", "model": "<id>", "baseURL"?: "…", "apiKeyEnv"?: "ENV" } }\`.
+      \`--tools\` is an ES module exporting \`tools\` (or default): AI SDK tool()s or a tool registry.
+
+      Exit code 0 when the run completed, 1 when it failed (or the LWIR is invalid, or the run is
+      locked by a live process), 2 for usage and input errors.
+    `,
+    examples: [
+      ["Run a workflow", "little run plan.lwir.json --input input.json --models models.json"],
+      ["Resume a run after a crash", "little run plan.lwir.json --input input.json --models models.json --run-id run_0123456789abcdef"],
+      ["Input from standard input", "echo '{\"ticketId\":\"T-1\",\"transcript\":\"…\"}' | little run plan.lwir.json --input - --models models.json"],
+    ],
+  });
+
+  workflow = Option.String({ name: "workflow.json" });
+  input = Option.String("--input", { required: true, description: "JSON input file (`-` for standard input)" });
+  runId = Option.String("--run-id", { description: "Run id: new runs get this id, an unfinished run with it is resumed" });
+  models = Option.String("--models", { description: "JSON file mapping model slots to providers" });
+  tools = Option.String("--tools", { description: "ES module exporting the tools the workflow uses" });
+  json = jsonOption();
+  dataDir = dataDirOption();
+
+  override async execute(): Promise<number> {
+    const { cwd, stdin, env, stderr, stdout } = this.context;
+    const prepared = await prepareRun({
+      workflowPath: this.workflow,
+      inputPath: this.input,
+      modelsPath: this.models,
+      toolsPath: this.tools,
+      cwd,
+      stdin,
+      env,
+    });
+    const version = registerWorkflowVersion(prepared.lwir);
+    const progress = new ProgressPrinter({ write: (line) => stderr.write(`${line}\n`), live: (stderr as { isTTY?: boolean }).isTTY === true });
+    const summary = await withWorld(openWorldForWriting({ dataDir: this.dataDir, cwd }), async (localWorld): Promise<RunSummary> => {
+      if (this.runId !== undefined) {
+        const recorded = await localWorld.listEvents(this.runId);
+        if (recorded.length > 0) progress.resuming({ runId: this.runId, eventCount: recorded.length, completedSteps: completedSteps(materializeRunState(recorded)) });
+      }
+      const world = observeWorld(localWorld, (events) => progress.events(events));
+      try {
+        const result = await executeWorkflowVersion({
+          world,
+          workflowVersion: version,
+          input: prepared.input,
+          ...(this.runId === undefined ? {} : { runId: this.runId }),
+          tools: prepared.tools,
+          models: prepared.models,
+          workerHarness: workflowHarness,
+        });
+        return summaryOfCompletedRun(result);
+      } catch (error) {
+        if (error instanceof RunFailedError && error.result !== undefined) return summaryOfFailedRun(error.result);
+        throw error;
+      }
+    });
+    stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    return summary.status === "completed" ? exitCodes.success : exitCodes.failure;
+  }
+}
+
+function completedSteps(state: RunState): string[] {
+  return Object.values(state.steps)
+    .filter((step) => step.status === "completed")
+    .map((step) => step.stepPath);
+}

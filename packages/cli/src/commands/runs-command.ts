@@ -1,0 +1,70 @@
+import { replayRun } from "@little-stack/runtime";
+import { Command } from "clipanion";
+import type { CliContext } from "../cli-context.js";
+import { exitCodes } from "../exit-codes.js";
+import { formatTable } from "../inspect/format-table.js";
+import { runLockIsLive } from "../inspect/run-liveness.js";
+import { openWorldForReading, withWorld } from "../open-world.js";
+import { formatDuration } from "../run/progress-printer.js";
+import { dataDirOption, jsonOption } from "../shared-options.js";
+
+/** One line of `little runs`. */
+export type RunListing = {
+  readonly runId: string;
+  /** The log's status; `interrupted` when it says running but no live process holds the run. */
+  readonly status: "not_started" | "running" | "interrupted" | "completed" | "failed";
+  readonly stepsCompleted: number;
+  readonly stepsScheduled: number;
+  readonly startedAt: string;
+  /** Milliseconds from the first to the last event. */
+  readonly durationMs: number;
+  readonly eventCount: number;
+};
+
+/** `little runs`: one line per run in the data dir, oldest first. */
+export class RunsCommand extends Command<CliContext> {
+  static override paths = [["runs"]];
+  static override usage = Command.Usage({
+    description: "List the runs in the data dir",
+    details: `
+      One line per run, oldest first: id, status, steps completed / scheduled, start time and
+      duration (first to last event). A run whose log says running but whose process is gone is
+      shown as \`interrupted\`: resume it with \`little run … --run-id <id>\`. \`--json\` prints an array.
+    `,
+    examples: [["List runs", "little runs"], ["Another data dir, as JSON", "little runs --data-dir /tmp/world --json"]],
+  });
+
+  json = jsonOption();
+  dataDir = dataDirOption();
+
+  override async execute(): Promise<number> {
+    await withWorld(openWorldForReading({ dataDir: this.dataDir, cwd: this.context.cwd }), async (world) => {
+      const listings: RunListing[] = [];
+      for (const summary of await world.listRuns()) {
+        const state = await replayRun(world, summary.runId);
+        const steps = Object.values(state.steps);
+        const live = state.status === "running" && runLockIsLive({ locksDir: world.paths.locks, runId: summary.runId });
+        listings.push({
+          runId: summary.runId,
+          status: state.status === "running" && !live ? "interrupted" : state.status,
+          stepsCompleted: steps.filter((step) => step.status === "completed").length,
+          stepsScheduled: steps.length,
+          startedAt: summary.firstRecordedAt,
+          durationMs: Date.parse(summary.lastRecordedAt) - Date.parse(summary.firstRecordedAt),
+          eventCount: summary.eventCount,
+        });
+      }
+      if (this.json) {
+        this.context.stdout.write(`${JSON.stringify(listings, null, 2)}\n`);
+        return;
+      }
+      if (listings.length === 0) {
+        this.context.stdout.write(`no runs in ${this.dataDir}\n`);
+        return;
+      }
+      const rows = listings.map((run) => [run.runId, run.status, `${run.stepsCompleted}/${run.stepsScheduled}`, run.startedAt, formatDuration(run.durationMs)]);
+      this.context.stdout.write(formatTable({ header: ["run", "status", "steps done", "started", "duration"], rows, rightAligned: new Set([2, 4]) }));
+    });
+    return exitCodes.success;
+  }
+}

@@ -1,0 +1,69 @@
+import type { LwirDocument, LwirStep } from "@little-stack/lwir";
+import type { UsageTotals } from "@little-stack/models";
+import type { RunState } from "@little-stack/runtime";
+
+/** One row of `little report`: a step path and what its model calls used. */
+export type StepUsageRow = {
+  readonly stepPath: string;
+  /** `provider:modelId` pinned for the step's model slot, the slot id when not pinned, null without a model. */
+  readonly model: string | null;
+  readonly modelCalls: number;
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+  readonly reasoningTokens: number;
+  /** null = unpriced (not free); 0 only when the step made no model call. */
+  readonly costUsd: number | null;
+  readonly unpricedCalls: number;
+};
+
+export type UsageReport = {
+  readonly runId: string;
+  readonly status: string;
+  readonly steps: readonly StepUsageRow[];
+  readonly totals: UsageTotals & { readonly modelCalls: number };
+};
+
+/** Per-step usage and dollars of a run, from its materialized state. */
+export function usageReport(state: RunState): UsageReport {
+  const slots = modelSlotsByStepId(state.lwir as LwirDocument | undefined);
+  const pinned = state.capabilities?.models ?? {};
+  const steps = Object.values(state.steps).map((step): StepUsageRow => {
+    const slot = slots.get(step.stepId);
+    return {
+      stepPath: step.stepPath,
+      model: slot === undefined ? null : (pinned[slot] ?? slot),
+      modelCalls: step.modelCalls,
+      inputTokens: step.usage.inputTokens,
+      cachedInputTokens: step.usage.cachedInputTokens,
+      outputTokens: step.usage.outputTokens,
+      reasoningTokens: step.usage.reasoningTokens,
+      costUsd: step.usage.costUsd,
+      unpricedCalls: step.usage.unpricedCalls,
+    };
+  });
+  const modelCalls = steps.reduce((sum, step) => sum + step.modelCalls, 0);
+  return { runId: state.runId, status: state.status, steps, totals: { ...state.usage, modelCalls } };
+}
+
+/** Step id → the model slot its model calls use (ai.generate's model, else its fixer's). */
+function modelSlotsByStepId(lwir: LwirDocument | undefined): Map<string, string> {
+  const slots = new Map<string, string>();
+  const visit = (steps: readonly LwirStep[]): void => {
+    for (const step of steps) {
+      if (step.uses === "ai.generate") slots.set(step.id, step.with.model);
+      else if ("onFailure" in step && step.onFailure?.fixer !== undefined) slots.set(step.id, step.onFailure.fixer.model);
+      if (step.uses === "parallel") visit(step.steps);
+    }
+  };
+  if (lwir !== undefined && Array.isArray(lwir.steps)) visit(lwir.steps);
+  return slots;
+}
+
+/** Dollars as the report prints them: `n/a` when unpriced (never 0), `-` without model calls. */
+export function formatDollars(options: { costUsd: number | null; modelCalls: number; unpricedCalls: number }): string {
+  if (options.modelCalls === 0) return "-";
+  if (options.costUsd === null) return "n/a";
+  const amount = `$${options.costUsd < 0.01 ? options.costUsd.toFixed(6) : options.costUsd.toFixed(4)}`;
+  return options.unpricedCalls > 0 ? `${amount} + n/a (${options.unpricedCalls} unpriced)` : amount;
+}
