@@ -1,2 +1,9 @@
 // Public surface of @little-stack/orchestrator: an explicit list of named exports.
-export const packageName = "@little-stack/orchestrator";
+
+// runWorkflow (Layer A) and the outer loop (Layer B)
+export { runWorkflow, type RunWorkflowOptions } from "./run/run-workflow.js";
+export { cycleRunIdFor, outerLoopIdFor, type OuterLoopCycleCompletedPayload } from "./outer-loop/run-outer-loop.js";
+export type { OuterLoopCycleEntry, OuterLoopManifest } from "./outer-loop/outer-loop-manifest.js";
+
+// Errors
+export { InvalidOrchestrationOptionsError, OuterLoopMismatchError, UnknownWorkflowError, UnknownWorkflowVersionError } from "./errors/orchestrator-errors.js";

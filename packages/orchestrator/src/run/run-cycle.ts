@@ -1,0 +1,124 @@
+import type { WorkflowDefinition } from "@little-stack/authoring";
+import { LittleWorkflowError } from "@little-stack/canonical";
+import type { OuterLoopContext, ResolvedModel, ToolRegistry } from "@little-stack/harness";
+import type { World } from "@little-stack/local-world";
+import type { ModelRegistry } from "@little-stack/models";
+import { executeWorkflowVersion, materializeRunState, RunFailedError, type FailedRunResult, type RunFailedCauseCode, type RunResult } from "@little-stack/runtime";
+import { compileForRun } from "./compile-for-run.js";
+import { Deadline } from "./deadline.js";
+
+export type RunCycleOptions = {
+  readonly definition: WorkflowDefinition;
+  readonly input: unknown;
+  readonly world: World;
+  readonly runId: string;
+  /** The registry of exactly the workflow's tools. */
+  readonly tools: ToolRegistry;
+  readonly deadline: Deadline;
+  readonly outerLoopContext?: OuterLoopContext;
+  readonly parentRunId?: string;
+  readonly outerLoopId?: string;
+  readonly modelRegistry?: ModelRegistry;
+};
+
+/** Execution model slots of a definition, by slot id, for the runtime. */
+export function modelsOf(definition: WorkflowDefinition): Record<string, ResolvedModel> {
+  const models: Record<string, ResolvedModel> = {};
+  for (const slot of definition.models) models[slot.id] = { slotId: slot.id, provider: slot.providerId, modelId: slot.modelId, model: slot.model };
+  return models;
+}
+
+/** The failed result of a run that never reached the runtime (a compile failure), from its log. */
+export async function failedResultFromLog(options: { readonly world: World; readonly runId: string; readonly error: RunFailedError; readonly modelRegistry?: ModelRegistry }): Promise<FailedRunResult> {
+  const events = await options.world.listEvents(options.runId);
+  const state = materializeRunState(events, { runId: options.runId, ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }) });
+  return {
+    runId: options.runId,
+    workflowVersionId: options.error.workflowVersionId,
+    status: "failed",
+    error: { name: options.error.name, message: options.error.message, causeCode: options.error.causeCode, ...(options.error.failedStepPath === undefined ? {} : { failedStepPath: options.error.failedStepPath }) },
+    usage: state.usage,
+    events,
+    artifacts: state.artifacts,
+  };
+}
+
+function withResult(error: RunFailedError, result: FailedRunResult, extra: { readonly outerLoopId?: string; readonly lastCycleOutput?: unknown } = {}): RunFailedError {
+  return new RunFailedError({
+    runId: error.runId,
+    workflowVersionId: error.workflowVersionId,
+    causeCode: error.causeCode,
+    message: error.message.replace(/^Run \S+ failed \(\w+\)(?: at step \S+)?: /, ""),
+    ...(error.failedStepPath === undefined ? {} : { failedStepPath: error.failedStepPath }),
+    result,
+    ...(extra.outerLoopId === undefined ? {} : { outerLoopId: extra.outerLoopId }),
+    ...(Object.hasOwn(extra, "lastCycleOutput") ? { lastCycleOutput: extra.lastCycleOutput } : {}),
+    cause: error.cause ?? error,
+  });
+}
+
+/** Maps a compile failure to the RunFailedError cause code runtime.md names for it. */
+function compileFailure(error: unknown, runId: string, deadline: Deadline): RunFailedError | undefined {
+  if (error instanceof RunFailedError) return error;
+  if (deadline.signal.aborted) {
+    const causeCode: RunFailedCauseCode = deadline.abortCause() ?? "cancelled";
+    return new RunFailedError({ runId, workflowVersionId: "", causeCode, message: causeCode === "timeout" ? "the timeout elapsed while the planner was compiling" : "the run was cancelled while the planner was compiling", cause: error });
+  }
+  if (!LittleWorkflowError.is(error)) return undefined;
+  const causeCode = (error as { causeCode?: unknown }).causeCode;
+  if (causeCode === "input_schema_error" || causeCode === "planner_validation_exhausted") {
+    return new RunFailedError({ runId, workflowVersionId: "", causeCode, message: error.message, cause: error });
+  }
+  if (error.code === "harness.capability_drift" || error.name === "CapabilityDriftError") {
+    return new RunFailedError({ runId, workflowVersionId: "", causeCode: "capability_drift", message: error.message, cause: error });
+  }
+  return undefined;
+}
+
+/**
+ * One compile + execute in one durable run (Layer A). Returns seed 000's RunResult; throws
+ * RunFailedError with its cause code and the failed result attached.
+ */
+export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
+  const { world, runId, deadline } = options;
+  const registry = options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry };
+  let compiled;
+  try {
+    compiled = await compileForRun({
+      definition: options.definition,
+      input: options.input,
+      world,
+      runId,
+      tools: options.tools,
+      signal: deadline.signal,
+      ...(options.outerLoopContext === undefined ? {} : { outerLoopContext: options.outerLoopContext }),
+      ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+    });
+  } catch (error) {
+    const failure = compileFailure(error, runId, deadline);
+    if (failure === undefined) throw error;
+    throw withResult(failure, await failedResultFromLog({ world, runId, error: failure, ...registry }), options.outerLoopId === undefined ? {} : { outerLoopId: options.outerLoopId });
+  }
+  try {
+    return await executeWorkflowVersion({
+      world,
+      workflowVersion: compiled.workflowVersion,
+      input: options.input,
+      runId,
+      tools: options.tools,
+      models: modelsOf(options.definition),
+      workerHarness: options.definition.worker.harness,
+      harnessId: options.definition.worker.harnessId,
+      signal: deadline.userSignal,
+      ...(deadline.remainingMs() === undefined ? {} : { timeout: Math.max(1, deadline.remainingMs()!) }),
+      ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+      ...(options.outerLoopId === undefined ? {} : { outerLoopId: options.outerLoopId }),
+      ...registry,
+    });
+  } catch (error) {
+    if (error instanceof RunFailedError && error.result === undefined) {
+      throw withResult(error, await failedResultFromLog({ world, runId, error, ...registry }));
+    }
+    throw error;
+  }
+}

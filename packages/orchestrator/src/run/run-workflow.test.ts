@@ -1,0 +1,88 @@
+import { localWorld, type World } from "@little-stack/local-world";
+import { RunFailedError } from "@little-stack/runtime";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { candidateReviewPlan, candidateReviewSetup, createReviewerModel } from "../__fixtures__/candidate-review.js";
+import { createFakeModel, createFakePlanner } from "../__fixtures__/fake-model.js";
+import { runWorkflow } from "./run-workflow.js";
+
+let dataDir: string;
+let world: World;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "lw-run-workflow-"));
+  world = localWorld({ dataDir, maxConcurrentSteps: 4 });
+});
+afterEach(async () => {
+  await world.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const input = { requirement: "Senior TypeScript engineer", resumeUrl: "https://example.test/ada.pdf" };
+
+describe("runWorkflow", () => {
+  it("compiles with the planner and executes in one run, with usage and cost", async () => {
+    const planner = createFakePlanner(() => candidateReviewPlan());
+    const reviewer = createReviewerModel();
+    const parseCalls: string[] = [];
+    const { workflow, tools } = candidateReviewSetup({ planner, reviewer, parseCalls });
+    const result = await runWorkflow(workflow, input, { world, tools, timeout: "30m", runId: "run-review" });
+    expect(result.status).toBe("completed");
+    expect(result.runId).toBe("run-review");
+    expect(result.output).toEqual({ verdict: "hire", score: 8 });
+    expect(result.workflowVersionId).toMatch(/^wfver_[0-9a-f]{16}$/);
+    expect(planner.calls).toBe(1);
+    expect(reviewer.calls).toBe(1);
+    expect(parseCalls).toEqual([input.resumeUrl]);
+    const types = result.events.map((event) => event.type);
+    expect(types.indexOf("harness.session.started")).toBeLessThan(types.indexOf("RunStarted"));
+    expect(types.at(-1)).toBe("RunCompleted");
+    // planner (gpt-5) and reviewer (gpt-4o-mini) are both in the bundled registry: priced.
+    expect(result.usage.inputTokens).toBe(1100);
+    expect(result.usage.pricedCalls + result.usage.unpricedCalls).toBe(2);
+  });
+
+  it("the same runId again returns the recorded result without calling the planner, a model or a tool", async () => {
+    const planner = createFakePlanner(() => candidateReviewPlan());
+    const parseCalls: string[] = [];
+    const { workflow, tools } = candidateReviewSetup({ planner, parseCalls });
+    const first = await runWorkflow(workflow, input, { world, tools, runId: "run-again" });
+    const planner2 = createFakePlanner(() => {
+      throw new Error("planner must not be called");
+    });
+    const reviewer2 = createFakeModel({ provider: "openai.chat", modelId: "gpt-4o-mini", respond: () => { throw new Error("reviewer must not be called"); } });
+    const again = candidateReviewSetup({ planner: planner2, reviewer: reviewer2, parseCalls });
+    const second = await runWorkflow(again.workflow, input, { world, tools: again.tools, runId: "run-again" });
+    expect(second.output).toEqual(first.output);
+    expect(second.workflowVersionId).toBe(first.workflowVersionId);
+    expect(planner2.calls + reviewer2.calls).toBe(0);
+    expect(parseCalls).toHaveLength(1);
+  });
+
+  it("input that does not match the input schema fails with input_schema_error and the failed result", async () => {
+    const { workflow, tools } = candidateReviewSetup({ planner: createFakePlanner(() => candidateReviewPlan()) });
+    const error = (await runWorkflow(workflow, { requirement: 1 } as never, { world, tools, runId: "run-bad-input" }).catch((caught: unknown) => caught)) as RunFailedError;
+    expect(error).toBeInstanceOf(RunFailedError);
+    expect(error.causeCode).toBe("input_schema_error");
+    expect(error.result?.status).toBe("failed");
+    expect(error.result?.error.causeCode).toBe("input_schema_error");
+  });
+
+  it("a planner that never submits a valid LWIR fails with planner_validation_exhausted", async () => {
+    const planner = createFakePlanner(() => ({ ...candidateReviewPlan(), steps: [] }));
+    const { workflow, tools } = candidateReviewSetup({ planner });
+    const error = (await runWorkflow(workflow, input, { world, tools, runId: "run-exhausted" }).catch((caught: unknown) => caught)) as RunFailedError;
+    expect(error).toBeInstanceOf(RunFailedError);
+    expect(error.causeCode).toBe("planner_validation_exhausted");
+    expect(error.result?.usage.inputTokens).toBeGreaterThan(0);
+    expect(error.result?.events.some((event) => event.type === "harness.model.responded")).toBe(true);
+  });
+
+  it("a missing tool is refused before anything is planned", async () => {
+    const planner = createFakePlanner(() => candidateReviewPlan());
+    const { workflow } = candidateReviewSetup({ planner });
+    await expect(runWorkflow(workflow, input, { world, tools: {}, runId: "run-no-tool" })).rejects.toThrow(/parsePdf/);
+    expect(planner.calls).toBe(0);
+  });
+});
