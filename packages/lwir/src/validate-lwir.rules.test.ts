@@ -104,6 +104,26 @@ const cases: readonly RuleCase[] = [
   { rule: "id missing", mutate: (d) => delete d.steps[7].id, code: "step.invalid_id", path: "$.steps[7].id" },
   { rule: "id is the end sentinel", mutate: (d) => (d.steps[7].id = "end"), code: "step.invalid_id", path: "$.steps[7].id" },
   {
+    rule: "invalid id of a needed, referenced and routed-to step (no second findings)",
+    mutate: (d) => {
+      d.steps[6].id = "pub.lish";
+      d.steps[5].with.default = "pub.lish";
+      d.steps[7].needs = ["pub.lish"];
+      d.steps[7].with.prompt = 'Announce the report published at {{ steps["pub.lish"].output.url }}.';
+    },
+    code: "step.invalid_id",
+    path: "$.steps[6].id",
+  },
+  {
+    rule: "invalid id of a parallel body's output step",
+    mutate: (d) => {
+      d.steps[2].steps[0].id = "judge[0]";
+      d.steps[2].with.fanIn.outputStep = "judge[0]";
+    },
+    code: "step.invalid_id",
+    path: "$.steps[2].steps[0].id",
+  },
+  {
     rule: "id unique in its list",
     mutate: (d) => d.steps.push(structuredClone(d.steps[7])),
     code: "step.duplicate_id",

@@ -75,7 +75,7 @@ function checkTarget(options: {
   findings: FindingList;
 }): void {
   const { entry, target, path, findings } = options;
-  if (target === "end" || entry.scope.byId.has(target)) return;
+  if (target === "end" || entry.scope.byId.has(target) || entry.scope.invalidIds.has(target)) return;
   const where = entry.scope.parallel === undefined ? "the top-level steps" : "this parallel body";
   findings.report({
     code: "decision.target_not_in_scope",

@@ -36,6 +36,7 @@ function checkReferences(options: {
       const ambiguous = new Set<string>();
       for (const reference of use.stepReferences) {
         const resolution = resolveStepId({ context, from: entry, stepId: reference.stepId });
+        if (resolution.kind === "invalid_id") continue;
         if (resolution.kind === "missing") {
           missing.add(reference.stepId);
           continue;
@@ -43,9 +44,10 @@ function checkReferences(options: {
         const readsPastVisit = reference.accessor === "lastOutput" || reference.accessor === "allVisits";
         if (resolution.kind === "sibling" && entry.needsKnown && !ownNeeds.has(reference.stepId)) {
           const graph = graphs.get(entry.scope);
-          if (!(readsPastVisit && graph !== undefined && graph.reaches(resolution.target, entry))) {
-            undeclared.add(reference.stepId);
-          }
+          // A step with an invalid or duplicate id is not in the graph: its back-edges are unknown.
+          const outsideGraph = entry.id === undefined || entry.isDuplicate;
+          const alongBackEdge = graph !== undefined && (outsideGraph || graph.reaches(resolution.target, entry));
+          if (!(readsPastVisit && alongBackEdge)) undeclared.add(reference.stepId);
         }
         if (resolution.kind === "outer_undeclared") {
           const parallel = entry.scope.parallel as StepEntry;

@@ -188,7 +188,8 @@ function checkReferencedJsonOutputs(context: LwirRuleContext, findings: FindingL
     for (const use of context.templatesOf(entry)) {
       for (const reference of use.stepReferences) {
         const resolution = resolveStepId({ context, from: entry, stepId: reference.stepId });
-        if (resolution.kind === "missing" || reported.has(resolution.target)) continue;
+        if (resolution.kind === "missing" || resolution.kind === "invalid_id") continue;
+        if (reported.has(resolution.target)) continue;
         const target = resolution.target;
         const output = target.record === undefined ? undefined : ownField(target.record, "output");
         if (!isRecord(output) || ownField(output, "mode") !== "json" || hasField(output, "schema")) continue;

@@ -1,7 +1,7 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList, type LwirFindingCode } from "../findings.js";
 import { hasField, isIntegerInRange, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
-import type { LwirRuleContext, StepEntry } from "./rule-context.js";
+import { stepIdProblem, type LwirRuleContext, type StepEntry } from "./rule-context.js";
 import { isWholeTemplate, referencesRoot, wholeTemplate } from "./whole-template.js";
 
 const withFields = new Set([
@@ -170,7 +170,9 @@ function checkFanIn(options: { entry: StepEntry; withValue: JsonRecord; path: Js
     typeof outputStep === "string"
       ? body.find((step) => isRecord(step) && ownField(step, "id") === outputStep)
       : undefined;
-  if (!isRecord(target) || ownField(target, "uses") === "decision") {
+  // A step whose id is itself invalid has its own finding; naming it here is not a second one.
+  const namesInvalidStep = isRecord(target) && typeof outputStep === "string" && stepIdProblem(outputStep) !== undefined;
+  if (!namesInvalidStep && (!isRecord(target) || ownField(target, "uses") === "decision")) {
     report({
       code: "parallel.fan_in_output_step_invalid",
       path: [...fanInPath, "outputStep"],

@@ -37,6 +37,8 @@ export type StepScope = {
   readonly entries: StepEntry[];
   /** Valid ids to their first step. */
   readonly byId: Map<string, StepEntry>;
+  /** Ids of this list that are strings but invalid: names matching them are not reported again. */
+  readonly invalidIds: Set<string>;
   /** The parallel step owning this body; undefined for the top-level list. */
   readonly parallel: StepEntry | undefined;
 };
@@ -99,6 +101,7 @@ function readEntry(options: { scope: StepScope; raw: unknown; index: number }): 
     scope,
   };
   if (id !== undefined && !isDuplicate) scope.byId.set(id, entry);
+  if (id === undefined && typeof rawId === "string") scope.invalidIds.add(rawId);
   return entry;
 }
 
@@ -107,7 +110,13 @@ function readScope(options: {
   path: readonly JsonPathSegment[];
   parallel: StepEntry | undefined;
 }): StepScope {
-  const scope: StepScope = { path: options.path, entries: [], byId: new Map(), parallel: options.parallel };
+  const scope: StepScope = {
+    path: options.path,
+    entries: [],
+    byId: new Map(),
+    invalidIds: new Set(),
+    parallel: options.parallel,
+  };
   options.list.forEach((raw, index) => scope.entries.push(readEntry({ scope, raw, index })));
   return scope;
 }

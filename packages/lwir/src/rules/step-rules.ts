@@ -127,7 +127,8 @@ function checkNeeds(options: {
       findings.report({ code: "step.invalid_needs", path: needPath, message: `A step cannot need itself ("${shown(need)}").` });
     } else {
       const resolution = resolveStepId({ context, from: entry, stepId: need });
-      if (resolution.kind !== "sibling" && resolution.kind !== "enclosing_needs") {
+      const known = resolution.kind === "sibling" || resolution.kind === "enclosing_needs";
+      if (!known && resolution.kind !== "invalid_id") {
         findings.report({
           code: "step.missing_dependency",
           path: needPath,
