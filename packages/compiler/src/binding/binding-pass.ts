@@ -1,0 +1,88 @@
+import { formatJsonPath, sha256Digest, type JsonPathSegment } from "@little-stack/canonical";
+import type { LwirFinding } from "@little-stack/lwir";
+
+/** What an LWIR must bind to: the definition's identity, schemas and capabilities. */
+export type BindingTarget = {
+  readonly workflowId: string;
+  readonly inputSchemaHash: string;
+  readonly outputSchemaHash: string;
+  readonly modelSlotIds: readonly string[];
+  readonly toolNames: readonly string[];
+};
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function finding(code: string, segments: readonly JsonPathSegment[], message: string): LwirFinding {
+  return { severity: "error", code, path: formatJsonPath(segments), message };
+}
+
+function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function checkSteps(steps: unknown, at: readonly JsonPathSegment[], target: BindingTarget, findings: LwirFinding[]): void {
+  const models = new Set(target.modelSlotIds);
+  const tools = new Set(target.toolNames);
+  listOf(steps).forEach((step, index) => {
+    if (!isRecord(step)) return;
+    const path = [...at, index];
+    const withBlock = isRecord(step.with) ? step.with : {};
+    if (step.uses === "ai.generate" && typeof withBlock.model === "string" && !models.has(withBlock.model)) {
+      findings.push(finding("binding.model_disallowed", [...path, "with", "model"], `Step "${String(step.id)}" uses model slot "${withBlock.model}", which the workflow definition does not offer (slots: ${[...models].join(", ") || "none"}).`));
+    }
+    if (step.uses === "tool.call" && typeof withBlock.tool === "string" && !tools.has(withBlock.tool)) {
+      findings.push(finding("binding.tool_disallowed", [...path, "with", "tool"], `Step "${String(step.id)}" calls tool "${withBlock.tool}", which is not among the workflow's tools (${[...tools].join(", ") || "none"}).`));
+    }
+    const fixer = isRecord(step.onFailure) && isRecord(step.onFailure.fixer) ? step.onFailure.fixer : undefined;
+    if (fixer !== undefined && typeof fixer.model === "string" && !models.has(fixer.model)) {
+      findings.push(finding("binding.model_disallowed", [...path, "onFailure", "fixer", "model"], `The fixer of step "${String(step.id)}" uses model slot "${fixer.model}", which the workflow definition does not offer.`));
+    }
+    if (step.uses === "parallel") checkSteps(step.steps, [...path, "steps"], target, findings);
+  });
+}
+
+/**
+ * The binding pass (seed 001 stage 7, lwir.md §8 `binding.*`): run after `validateLwir` passes,
+ * it ties the LWIR to the definition it was planned for. Never throws; an empty list means bound.
+ */
+export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFinding[] {
+  const findings: LwirFinding[] = [];
+  if (!isRecord(lwir)) return [finding("binding.workflow_name_mismatch", [], "The LWIR must be an object.")];
+  const metadata = isRecord(lwir.metadata) ? lwir.metadata : {};
+  if (metadata.name !== target.workflowId) {
+    findings.push(finding("binding.workflow_name_mismatch", ["metadata", "name"], `metadata.name must equal the workflow id "${target.workflowId}", got ${JSON.stringify(metadata.name)}.`));
+  }
+  const inputSchema = isRecord(lwir.input) ? lwir.input.schema : undefined;
+  if (inputSchema === undefined || sha256Digest(inputSchema) !== target.inputSchemaHash) {
+    findings.push(finding("binding.input_schema_mismatch", ["input", "schema"], "LWIR input schema must match the workflow definition's input schema (copy inputSchema from the snapshot exactly)."));
+  }
+  const outputSchema = isRecord(lwir.output) ? lwir.output.schema : undefined;
+  if (outputSchema === undefined || sha256Digest(outputSchema) !== target.outputSchemaHash) {
+    findings.push(finding("binding.output_schema_mismatch", ["output", "schema"], "LWIR output schema must match the workflow definition's output schema (copy outputSchema from the snapshot exactly)."));
+  }
+  const permissions = isRecord(lwir.permissions) ? lwir.permissions : {};
+  const models = new Set(target.modelSlotIds);
+  const tools = new Set(target.toolNames);
+  listOf(permissions.models).forEach((name, index) => {
+    if (typeof name === "string" && !models.has(name)) {
+      findings.push(finding("binding.model_disallowed", ["permissions", "models", index], `permissions.models lists "${name}", which is not a model slot of the workflow (slots: ${[...models].join(", ") || "none"}).`));
+    }
+  });
+  listOf(permissions.tools).forEach((name, index) => {
+    if (typeof name === "string" && !tools.has(name)) {
+      findings.push(finding("binding.tool_disallowed", ["permissions", "tools", index], `permissions.tools lists "${name}", which is not among the workflow's tools (${[...tools].join(", ") || "none"}).`));
+    }
+  });
+  listOf(permissions.secrets).forEach((name, index) => {
+    findings.push(finding("binding.secret_disallowed", ["permissions", "secrets", index], `permissions.secrets lists ${JSON.stringify(name)}, but the workflow definition grants no secrets.`));
+  });
+  listOf(permissions.network).forEach((name, index) => {
+    findings.push(finding("binding.network_disallowed", ["permissions", "network", index], `permissions.network lists ${JSON.stringify(name)}, but the workflow definition grants no network access.`));
+  });
+  checkSteps(lwir.steps, ["steps"], target, findings);
+  return findings;
+}

@@ -1,0 +1,175 @@
+import { LittleWorkflowError } from "@little-stack/canonical";
+import type { EventEnvelope } from "@little-stack/local-world";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scriptedPlannerModel } from "./__fixtures__/scripted-planner-model.js";
+import { lwirWithThreeMistakes, submit, tempWorld, ticketInput, ticketWorkflow, validTicketLwir, type TempWorld } from "./__fixtures__/ticket-workflow.js";
+import { compileWorkflow } from "./compile-workflow.js";
+import { PlannerValidationExhaustedError, WorkflowInputValidationError } from "./errors/compile-errors.js";
+
+let temp: TempWorld;
+beforeEach(async () => {
+  temp = await tempWorld();
+});
+afterEach(async () => {
+  await temp.close();
+});
+
+function types(events: readonly EventEnvelope[]): string[] {
+  return events.map((event) => event.type);
+}
+
+function compileTypes(events: readonly EventEnvelope[]): string[] {
+  return types(events).filter((type) => !type.startsWith("harness."));
+}
+
+describe("compileWorkflow", () => {
+  it("refuses input that does not match the input schema, before anything is planned or logged", async () => {
+    const workflow = ticketWorkflow({ plan: validTicketLwir() });
+    const error = await compileWorkflow(workflow, { ticketId: 7 }, { world: temp.world, runId: "run_bad_input" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WorkflowInputValidationError);
+    expect(error).toMatchObject({ code: "input_schema_error", causeCode: "input_schema_error" });
+    expect((error as Error).message).toMatch(/\$\.ticketId/);
+    expect((error as Error).message).toMatch(/transcript/);
+    expect(await temp.world.listEvents("run_bad_input")).toEqual([]);
+  });
+
+  it("compiles a fixed plan without any model call and locks it", async () => {
+    const workflow = ticketWorkflow({ plan: validTicketLwir() });
+    const compiled = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_fixed" });
+    const events = await temp.world.listEvents("run_fixed");
+    expect(types(events)).toEqual(["OrchestrationRequested", "harness.session.started", "harness.session.completed", "WorkflowValidationSucceeded", "WorkflowVersionRegistered"]);
+    expect(compiled.workflowVersionId).toMatch(/^wfver_[0-9a-f]{16}$/);
+    expect(compiled.lock).toMatchObject({
+      workflowVersionId: compiled.workflowVersionId,
+      lwirVersionId: compiled.workflowVersionId,
+      workflowVersionHash: compiled.version.hash,
+      lwirHash: compiled.version.hash,
+      workflowDefinitionHash: compiled.workflowDefinitionHash,
+      inputSchemaHash: compiled.snapshot.inputSchemaHash,
+      requestedOutput: { mode: "object" },
+      modelSlots: [{ id: "gpt-4o-mini", providerId: "openai.chat", modelId: "gpt-4o-mini" }],
+      tools: [{ name: "lookupCustomer" }],
+    });
+    for (const field of ["requestedOutputHash", "capabilityManifestHash", "validationHash"] as const) expect(compiled.lock[field]).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const registered = events.at(-1)!.payload as { workflowVersionId: string; lwir: unknown; lock: unknown };
+    expect(registered.workflowVersionId).toBe(compiled.workflowVersionId);
+    expect(registered.lwir).toEqual(validTicketLwir());
+    expect(registered.lock).toEqual(compiled.lock);
+    const started = events[1]!.payload as { role: string; manifest: { plannerModelSlotId: string; workflowDefinitionHash: string } };
+    expect(started.role).toBe("planner");
+    expect(started.manifest).toMatchObject({ plannerModelSlotId: "fixed-plan", workflowDefinitionHash: compiled.workflowDefinitionHash });
+  });
+
+  it("feeds three distinct mistakes back to the planner, which repairs them: both revisions are in the log", async () => {
+    const planner = scriptedPlannerModel([submit(lwirWithThreeMistakes()), submit(validTicketLwir())]);
+    const workflow = ticketWorkflow({ plannerModel: planner });
+    const compiled = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_repair" });
+    expect(planner.calls).toHaveLength(2);
+    // The second call's prompt carries the findings of the first submission.
+    const secondPrompt = JSON.stringify(planner.calls[1]!.prompt);
+    for (const code of ["binding.workflow_name_mismatch", "binding.model_disallowed", "binding.tool_disallowed"]) expect(secondPrompt).toContain(code);
+    const events = await temp.world.listEvents("run_repair");
+    expect(compileTypes(events)).toEqual(["OrchestrationRequested", "WorkflowValidationFailed", "WorkflowValidationSucceeded", "WorkflowVersionRegistered"]);
+    const failed = events.find((event) => event.type === "WorkflowValidationFailed")!.payload as { revision: number; findings: { code: string; path: string }[] };
+    expect(failed.revision).toBe(1);
+    expect(new Set(failed.findings.map((finding) => finding.code))).toEqual(new Set(["binding.workflow_name_mismatch", "binding.model_disallowed", "binding.tool_disallowed"]));
+    expect(failed.findings.map((finding) => finding.path)).toEqual(
+      expect.arrayContaining(["$.metadata.name", "$.permissions.models[0]", "$.permissions.tools[1]", "$.steps[1].with.model"]),
+    );
+    const succeeded = events.find((event) => event.type === "WorkflowValidationSucceeded")!.payload as { revision: number; lwirHash: string };
+    expect(succeeded).toMatchObject({ revision: 2, lwirHash: compiled.version.hash });
+    expect(types(events).filter((type) => type === "harness.tool_call.succeeded")).toHaveLength(2);
+    expect(compiled.version.lwir).toEqual(validTicketLwir());
+  });
+
+  it("fails with planner_validation_exhausted after exactly maxWorkflowRevisions, with every revision's findings", async () => {
+    const planner = scriptedPlannerModel([submit(lwirWithThreeMistakes()), submit({ ...validTicketLwir(), steps: [] }), submit(lwirWithThreeMistakes()), submit(validTicketLwir())]);
+    const workflow = ticketWorkflow({ plannerModel: planner });
+    const error = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_exhausted" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlannerValidationExhaustedError);
+    const exhausted = error as PlannerValidationExhaustedError;
+    expect(exhausted.code).toBe("planner_validation_exhausted");
+    expect(exhausted.causeCode).toBe("planner_validation_exhausted");
+    expect(planner.calls).toHaveLength(3);
+    expect(exhausted.revisions.map((revision) => revision.revision)).toEqual([1, 2, 3]);
+    expect(exhausted.revisions[1]!.findings.map((finding) => finding.path)).toContain("$.steps");
+    expect(exhausted.message).toMatch(/all 3 workflow revision/);
+    const events = await temp.world.listEvents("run_exhausted");
+    expect(compileTypes(events)).toEqual(["OrchestrationRequested", "WorkflowValidationFailed", "WorkflowValidationFailed", "WorkflowValidationFailed"]);
+    expect(types(events)).toContain("harness.session.failed");
+  });
+
+  it("compiling the same run again returns the registered version with zero model calls", async () => {
+    const first = await compileWorkflow(ticketWorkflow({ plannerModel: scriptedPlannerModel([submit(validTicketLwir())]) }), ticketInput, { world: temp.world, runId: "run_memo" });
+    const silent = scriptedPlannerModel([]);
+    const again = await compileWorkflow(ticketWorkflow({ plannerModel: silent }), ticketInput, { world: temp.world, runId: "run_memo" });
+    expect(silent.calls).toHaveLength(0);
+    expect(again.fromLog).toBe(true);
+    expect(again.workflowVersionId).toBe(first.workflowVersionId);
+    expect(again.lock).toEqual(first.lock);
+    expect(compileTypes(await temp.world.listEvents("run_memo"))).toEqual(["OrchestrationRequested", "WorkflowValidationSucceeded", "WorkflowVersionRegistered"]);
+  });
+
+  it("a second compile of an interrupted planner session replays the recorded turns and calls the model only for the rest", async () => {
+    const controller = new AbortController();
+    const interrupted = scriptedPlannerModel([submit(lwirWithThreeMistakes())]);
+    const wrapped = { ...interrupted, doGenerate: async (params: Parameters<typeof interrupted.doGenerate>[0]) => {
+      if (interrupted.calls.length >= 1) {
+        controller.abort();
+        throw new Error("process killed");
+      }
+      return interrupted.doGenerate(params);
+    } };
+    await expect(compileWorkflow(ticketWorkflow({ plannerModel: wrapped as typeof interrupted }), ticketInput, { world: temp.world, runId: "run_resume", abortSignal: controller.signal })).rejects.toThrow();
+    expect(types(await temp.world.listEvents("run_resume"))).not.toContain("harness.session.failed");
+    const rest = scriptedPlannerModel([submit(validTicketLwir())]);
+    const compiled = await compileWorkflow(ticketWorkflow({ plannerModel: rest }), ticketInput, { world: temp.world, runId: "run_resume" });
+    expect(rest.calls).toHaveLength(1);
+    expect(compiled.version.lwir).toEqual(validTicketLwir());
+    const events = await temp.world.listEvents("run_resume");
+    expect(types(events).filter((type) => type === "OrchestrationRequested")).toHaveLength(1);
+    expect(types(events).filter((type) => type === "harness.session.started")).toHaveLength(1);
+  });
+
+  it("a custom harness that returns invalid LWIR is re-run in a new session with the findings, up to the cap", async () => {
+    const seen: unknown[] = [];
+    const harness = {
+      id: "custom-planner@1",
+      async run(_task: unknown, ctx: { planning?: { previousFindings?: unknown } }) {
+        seen.push(ctx.planning?.previousFindings);
+        return { kind: "plan" as const, lwir: seen.length === 1 ? lwirWithThreeMistakes() : validTicketLwir() };
+      },
+    };
+    const workflow = ticketWorkflow({ plannerModel: scriptedPlannerModel([]), harness });
+    const compiled = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_custom" });
+    expect(seen[0]).toEqual([]);
+    expect((seen[1] as { code: string }[]).map((finding) => finding.code)).toContain("binding.workflow_name_mismatch");
+    expect(compiled.version.lwir).toEqual(validTicketLwir());
+    const events = await temp.world.listEvents("run_custom");
+    expect(compileTypes(events)).toEqual(["OrchestrationRequested", "WorkflowValidationFailed", "WorkflowValidationSucceeded", "WorkflowVersionRegistered"]);
+  });
+
+  it("changing a tool's description changes the definition hash and is reported as drift on resume", async () => {
+    const first = await compileWorkflow(ticketWorkflow({ plan: validTicketLwir() }), ticketInput, { world: temp.world, runId: "run_drift" });
+    const changed = ticketWorkflow({ plan: validTicketLwir(), toolDescription: "Look up a customer record by ticket id." });
+    const error = await compileWorkflow(changed, ticketInput, { world: temp.world, runId: "run_drift" }).catch((caught: unknown) => caught);
+    expect(LittleWorkflowError.is(error, "capability_drift")).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toContain('snapshot.tools[0].description: "Look up a customer by ticket id." → "Look up a customer record by ticket id."');
+    expect(message).toContain(first.workflowDefinitionHash);
+    const fresh = await compileWorkflow(changed, ticketInput, { world: temp.world, runId: "run_drift_2" });
+    expect(fresh.workflowDefinitionHash).not.toBe(first.workflowDefinitionHash);
+  });
+
+  it("refuses a run id compiled before for another input", async () => {
+    await compileWorkflow(ticketWorkflow({ plan: validTicketLwir() }), ticketInput, { world: temp.world, runId: "run_input" });
+    await expect(compileWorkflow(ticketWorkflow({ plan: validTicketLwir() }), { ...ticketInput, ticketId: "T-2" }, { world: temp.world, runId: "run_input" })).rejects.toMatchObject({
+      code: "compile.input_mismatch",
+    });
+  });
+
+  it("refuses a workflow whose tools are missing from the registry", async () => {
+    const workflow = ticketWorkflow({ plan: validTicketLwir(), overrides: { tools: ["lookupCustomer"] } });
+    await expect(compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_tools" })).rejects.toMatchObject({ code: "compile.missing_tool" });
+  });
+});

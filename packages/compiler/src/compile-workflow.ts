@@ -1,0 +1,281 @@
+import { join } from "node:path";
+import type { WorkflowDefinition } from "@little-stack/authoring";
+import { sha256Digest } from "@little-stack/canonical";
+import {
+  CapabilityDriftError,
+  harnessEventSinkFromWorld,
+  harnessSessionId,
+  hashHarnessManifest,
+  PlanNotSubmittedError,
+  PlanRevisionsExhaustedError,
+  workflowHarness,
+  type HarnessResult,
+  type OuterLoopContext,
+  type PlannerManifest,
+  type ToolRegistry,
+  type WorkflowHarnessContext,
+  type WorkflowHarnessTraceSink,
+} from "@little-stack/harness";
+import type { EventEnvelope, World } from "@little-stack/local-world";
+import { createSchemaValidator, registerWorkflowVersion, validateLwir, type LwirDocument, type LwirFinding, type WorkflowVersion } from "@little-stack/lwir";
+import type { ToolSet } from "ai";
+import { bindingFindings, type BindingTarget } from "./binding/binding-pass.js";
+import {
+  CompileInputMismatchError,
+  InvalidCompileOptionsError,
+  PlannerValidationExhaustedError,
+  WorkflowInputValidationError,
+} from "./errors/compile-errors.js";
+import type { OrchestrationRequest, OrchestrationRequestedPayload, WorkflowVersionRegisteredPayload } from "./events/compile-event-types.js";
+import { ValidationLog } from "./events/validation-events.js";
+import { buildCompilerLock, type CompilerLock } from "./lock/compiler-lock.js";
+import { jsonDiff } from "./manifest/json-diff.js";
+import { computePlannerManifest, plannerBashCapabilitiesHash } from "./manifest/planner-manifest.js";
+import { preparePlannerSession } from "./planner/planner-session-context.js";
+import {
+  createWorkflowDefinitionSnapshot,
+  workflowDefinitionHash as hashSnapshot,
+  type CompilerWorkflowDefinitionSnapshot,
+} from "./snapshot/create-workflow-definition-snapshot.js";
+import { resolveWorkflowTools } from "./snapshot/resolve-workflow-tools.js";
+
+export type CompileWorkflowOptions = {
+  readonly world: World;
+  /** The run the compile belongs to; its log receives every compile event. Required: it is the memoization key. */
+  readonly runId: string;
+  /** The tools the workflow's `tools` names resolve against (plus the definition's inline tools). */
+  readonly tools?: ToolRegistry | ToolSet;
+  /** Outer-loop cycle context: given to the plan task and hashed into the PlannerManifest. */
+  readonly outerLoopContext?: OuterLoopContext;
+  readonly parentRunId?: string;
+  /** The orchestrator's run id when this run is a sub-run (mounts its scratch read-only). */
+  readonly pipelineRunId?: string;
+  readonly abortSignal?: AbortSignal;
+  readonly trace?: WorkflowHarnessTraceSink;
+  /** True when the caller already holds the run lock; otherwise the compile takes and releases it. */
+  readonly holdsRunLock?: boolean;
+};
+
+/** A compiled, locked workflow version. `version` is what the runtime's `executeWorkflowVersion` takes. */
+export type CompiledWorkflow = {
+  readonly runId: string;
+  readonly workflowVersionId: string;
+  readonly version: WorkflowVersion<LwirDocument> & { readonly workflowDefinitionHash: string };
+  readonly lock: CompilerLock;
+  readonly workflowDefinitionHash: string;
+  readonly snapshot: CompilerWorkflowDefinitionSnapshot;
+  readonly plannerManifest: PlannerManifest;
+  readonly request: OrchestrationRequest;
+  /** True when the version was already registered in this run's log (nothing was planned again). */
+  readonly fromLog: boolean;
+};
+
+const planSessionKey = "plan";
+
+function sessionKeyForAttempt(attempt: number): string {
+  return attempt === 1 ? planSessionKey : `${planSessionKey}@revision_${attempt}`;
+}
+
+function validateInput(definition: WorkflowDefinition, input: unknown): void {
+  const result = createSchemaValidator(definition.inputSchema)(input);
+  if (!result.valid) throw new WorkflowInputValidationError({ workflowId: definition.id, issues: result.errors });
+}
+
+function findLast(events: readonly EventEnvelope[], type: string): EventEnvelope | undefined {
+  for (let index = events.length - 1; index >= 0; index -= 1) if (events[index]!.type === type) return events[index];
+  return undefined;
+}
+
+function checkRecordedRequest(options: {
+  readonly events: readonly EventEnvelope[];
+  readonly runId: string;
+  readonly request: OrchestrationRequest;
+  readonly snapshot: CompilerWorkflowDefinitionSnapshot;
+}): boolean {
+  const recorded = options.events.find((event) => event.type === "OrchestrationRequested");
+  if (recorded === undefined) return false;
+  const stored = recorded.payload as unknown as OrchestrationRequestedPayload;
+  if (stored.inputHash !== options.request.inputHash) {
+    throw new CompileInputMismatchError({ runId: options.runId, storedInputHash: stored.inputHash, givenInputHash: options.request.inputHash });
+  }
+  if (stored.workflowDefinitionHash !== options.request.workflowDefinitionHash) {
+    throw new CapabilityDriftError({
+      runId: options.runId,
+      sessionId: harnessSessionId({ runId: options.runId, sessionKey: planSessionKey }),
+      storedHash: stored.workflowDefinitionHash,
+      currentHash: options.request.workflowDefinitionHash,
+      diff: ["workflowDefinitionHash changed:", ...jsonDiff(stored.snapshot, options.snapshot, "snapshot")],
+    });
+  }
+  return true;
+}
+
+function checkPlannerDrift(events: readonly EventEnvelope[], runId: string, manifest: PlannerManifest): void {
+  const currentHash = hashHarnessManifest(manifest);
+  for (const event of events) {
+    if (event.type !== "harness.session.started") continue;
+    const payload = event.payload as { sessionId?: unknown; role?: unknown; manifest?: unknown; manifestHash?: unknown };
+    if (payload.role !== "planner" || payload.manifestHash === currentHash) continue;
+    throw new CapabilityDriftError({
+      runId,
+      sessionId: String(payload.sessionId),
+      storedHash: String(payload.manifestHash),
+      currentHash,
+      diff: jsonDiff(payload.manifest, manifest, "manifest"),
+    });
+  }
+}
+
+function compactFindings(findings: readonly LwirFinding[]) {
+  return findings.map((finding) => ({ code: finding.code, path: finding.path, message: finding.message }));
+}
+
+function registeredFromLog(events: readonly EventEnvelope[]): WorkflowVersionRegisteredPayload | undefined {
+  return findLast(events, "WorkflowVersionRegistered")?.payload as WorkflowVersionRegisteredPayload | undefined;
+}
+
+/**
+ * Compiles a workflow definition for one input into a locked WorkflowVersion (seed 000 Planner
+ * Compile Loop, seed 001): validates the input, snapshots the definition, computes the
+ * WorkflowDefinitionHash and PlannerManifest (drift-checked on resume), runs the planner harness
+ * session, validates the LWIR (`validateLwir`, then the binding pass) with a repair loop of at
+ * most `maxWorkflowRevisions`, and registers and locks the version. Every compile event goes to
+ * the run's log. Compiling the same (runId, definition, input) again replays: a completed compile
+ * returns the registered version, an interrupted planner session fast-forwards from its events.
+ */
+export async function compileWorkflow(definition: WorkflowDefinition, input: unknown, options: CompileWorkflowOptions): Promise<CompiledWorkflow> {
+  const { world, runId } = options;
+  if (typeof runId !== "string" || runId.length === 0) throw new InvalidCompileOptionsError("runId", "must be a non-empty string (the run the compile belongs to)");
+  validateInput(definition, input);
+  const dataDir = world.paths.dataDir;
+  const tools = resolveWorkflowTools(definition, options.tools);
+  const snapshot = await createWorkflowDefinitionSnapshot({ definition, tools, dataDir });
+  const definitionHash = hashSnapshot(snapshot);
+  const request: OrchestrationRequest = {
+    workflowId: definition.id,
+    workflowDefinitionHash: definitionHash,
+    input: input ?? null,
+    inputHash: sha256Digest(input ?? null),
+    ...(options.outerLoopContext === undefined ? {} : { outerLoop: options.outerLoopContext }),
+    ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+  };
+  const parts = await preparePlannerSession({ definition, tools, dataDir, runId, ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }) });
+  const manifest = computePlannerManifest({
+    harnessId: definition.planner.harnessId,
+    plannerModelSlotId: definition.planner.modelSlotId,
+    system: definition.planner.system,
+    skillsHash: parts.skillsHash,
+    workflowDefinitionHash: definitionHash,
+    globalToolsHash: snapshot.globalToolsHash,
+    bashCapabilitiesHash: plannerBashCapabilitiesHash({ memoryMounts: parts.memoryMounts, scratchMounts: parts.scratchMounts, skillMounts: parts.mounts, ...(definition.bash === undefined ? {} : { bash: definition.bash }) }),
+    memoryStoreIds: parts.memoryStoreIds,
+    ...(options.outerLoopContext === undefined ? {} : { outerLoopContext: options.outerLoopContext }),
+  });
+
+  const lock = options.holdsRunLock === true ? undefined : await world.acquireRunLock(runId);
+  try {
+    const events = await world.listEvents(runId);
+    const requested = checkRecordedRequest({ events, runId, request, snapshot });
+    checkPlannerDrift(events, runId, manifest);
+    const recorded = registeredFromLog(events);
+    if (recorded !== undefined) {
+      const version = registerWorkflowVersion(recorded.lwir as LwirDocument);
+      return { runId, workflowVersionId: version.id, version: { ...version, workflowDefinitionHash: definitionHash }, lock: recorded.lock, workflowDefinitionHash: definitionHash, snapshot, plannerManifest: manifest, request, fromLog: true };
+    }
+    if (!requested) {
+      const payload: OrchestrationRequestedPayload = { ...request, snapshot };
+      await world.appendEvents(runId, [{ type: "OrchestrationRequested", payload }]);
+    }
+    const lwir = await planValidLwir({ definition, input: request.input, options, parts, manifest, snapshot, definitionHash });
+    const version = registerWorkflowVersion(lwir);
+    const toolDescriptors = (await tools.describe()).tools;
+    const compilerLock = buildCompilerLock({ version, snapshot, workflowDefinitionHash: definitionHash, toolDescriptors });
+    const registered: WorkflowVersionRegisteredPayload = { workflowVersionId: version.id, hash: version.hash, lwir: version.lwir, workflowDefinitionHash: definitionHash, lock: compilerLock };
+    await world.appendEvents(runId, [{ type: "WorkflowVersionRegistered", payload: registered }]);
+    return { runId, workflowVersionId: version.id, version: { ...version, workflowDefinitionHash: definitionHash }, lock: compilerLock, workflowDefinitionHash: definitionHash, snapshot, plannerManifest: manifest, request, fromLog: false };
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function planValidLwir(options: {
+  readonly definition: WorkflowDefinition;
+  readonly input: unknown;
+  readonly options: CompileWorkflowOptions;
+  readonly parts: Awaited<ReturnType<typeof preparePlannerSession>>;
+  readonly manifest: PlannerManifest;
+  readonly snapshot: CompilerWorkflowDefinitionSnapshot;
+  readonly definitionHash: string;
+}): Promise<LwirDocument> {
+  const { definition, parts, manifest, snapshot } = options;
+  const { world, runId } = options.options;
+  const maxWorkflowRevisions = definition.planner.maxWorkflowRevisions;
+  const target: BindingTarget = {
+    workflowId: definition.id,
+    inputSchemaHash: snapshot.inputSchemaHash,
+    outputSchemaHash: snapshot.outputSchemaHash,
+    modelSlotIds: snapshot.modelSlots.map((slot) => slot.id),
+    toolNames: snapshot.globalTools,
+  };
+  const check = (lwir: unknown): LwirFinding[] => {
+    const structural = validateLwir(lwir);
+    return structural.valid ? bindingFindings(lwir, target) : [...structural.findings];
+  };
+  const validations = await ValidationLog.open(world, runId);
+  const exhausted = (reason: "revisions_exhausted" | "not_submitted", cause?: unknown) =>
+    new PlannerValidationExhaustedError({ runId, workflowId: definition.id, maxWorkflowRevisions, revisions: validations.failedRevisions, reason, ...(cause === undefined ? {} : { cause }) });
+  const abortSignal = options.options.abortSignal ?? new AbortController().signal;
+  let previousFindings: ReturnType<typeof compactFindings> = [];
+  let revisionsBefore = 0;
+
+  for (let attempt = 1; ; attempt += 1) {
+    const sessionKey = sessionKeyForAttempt(attempt);
+    const sessionId = harnessSessionId({ runId, sessionKey });
+    const ctx: WorkflowHarnessContext & { readonly planning: { readonly previousFindings: typeof previousFindings } } = {
+      scope: { runId, logDir: join(world.paths.runs, runId), role: "planner", ...(options.options.parentRunId === undefined ? {} : { parentRunId: options.options.parentRunId }) },
+      model: parts.model,
+      ...(definition.planner.system === undefined ? {} : { system: definition.planner.system }),
+      tools: parts.tools,
+      memoryMounts: parts.memoryMounts,
+      scratchMounts: parts.scratchMounts,
+      skills: parts.skills,
+      mounts: parts.mounts,
+      ...(definition.bash === undefined ? {} : { bashCapabilities: definition.bash }),
+      durability: harnessEventSinkFromWorld(world, runId),
+      ...(options.options.trace === undefined ? {} : { trace: options.options.trace }),
+      abortSignal,
+      manifest,
+      sessionKey,
+      planning: {
+        maxWorkflowRevisions: Math.max(1, maxWorkflowRevisions - revisionsBefore),
+        validateWorkflow: (lwir) => bindingFindings(lwir, target),
+        previousFindings,
+      },
+    };
+    const task = { kind: "plan" as const, workflowSnapshot: snapshot, input: options.input, ...(options.options.outerLoopContext === undefined ? {} : { outerLoopContext: options.options.outerLoopContext }) };
+    let result: HarnessResult;
+    try {
+      result = await definition.planner.harness.run(task, ctx);
+      if (result.kind === "delegate_to_default") result = await workflowHarness.run(task, ctx);
+    } catch (error) {
+      await validations.recordSubmissions();
+      if (error instanceof PlanRevisionsExhaustedError) throw exhausted("revisions_exhausted", error);
+      if (error instanceof PlanNotSubmittedError) throw exhausted("not_submitted", error);
+      throw error;
+    }
+    await validations.recordSubmissions();
+    if (result.kind !== "plan") {
+      throw new InvalidCompileOptionsError("planner.harness", `returned a "${result.kind}" result for a plan task; a planner harness must return { kind: "plan", lwir }`);
+    }
+    const findings = check(result.lwir);
+    // A submission accepted inside the session already has its verdict; record one only for LWIR the harness produced otherwise.
+    if (findings.length === 0) {
+      if (!validations.accepted(result.lwir)) await validations.record({ key: sessionId, source: "harness_result", lwir: result.lwir, findings: [] });
+      return result.lwir as LwirDocument;
+    }
+    await validations.record({ key: sessionId, source: "harness_result", lwir: result.lwir, findings: compactFindings(findings) });
+    if (validations.revisionCount >= maxWorkflowRevisions) throw exhausted("revisions_exhausted");
+    previousFindings = compactFindings(findings);
+    revisionsBefore = validations.revisionCount;
+  }
+}
