@@ -1,4 +1,5 @@
 import { LittleWorkflowError } from "@little-stack/canonical";
+import type { Harness } from "@little-stack/harness";
 import type { EventEnvelope } from "@little-stack/local-world";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { scriptedPlannerModel } from "./__fixtures__/scripted-planner-model.js";
@@ -133,10 +134,9 @@ describe("compileWorkflow", () => {
 
   it("a custom harness that returns invalid LWIR is re-run in a new session with the findings, up to the cap", async () => {
     const seen: unknown[] = [];
-    const harness = {
-      id: "custom-planner@1",
-      async run(_task: unknown, ctx: { planning?: { previousFindings?: unknown } }) {
-        seen.push(ctx.planning?.previousFindings);
+    const harness: Harness = {
+      async run(_task, ctx) {
+        seen.push((ctx as { planning?: { previousFindings?: unknown } }).planning?.previousFindings);
         return { kind: "plan" as const, lwir: seen.length === 1 ? lwirWithThreeMistakes() : validTicketLwir() };
       },
     };
