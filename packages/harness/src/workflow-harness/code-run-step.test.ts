@@ -84,6 +84,29 @@ describe("execute_step: code.run in the sandbox", () => {
     expect(eventTypes(second.sink.events.slice(survivors.length))).toEqual(["execute_step.succeeded", "session.completed"]);
   });
 
+  it("records a failing tool call from code as tool_call.failed, and on resume rethrows it into the code without calling the tool", async () => {
+    let invocations = 0;
+    const flaky = tool({
+      description: "Always fails.",
+      inputSchema: z.object({ id: z.string() }),
+      execute: async (): Promise<{ bonus: number }> => {
+        invocations += 1;
+        throw new Error("profile service down");
+      },
+    });
+    const source = "export async function run({ tools }) {\n  try { await tools.lookupProfile({ id: 'a' }); return { score: 1 }; }\n  catch (error) { return { score: 0, reason: String(error.message) }; }\n}\n";
+    const step = codeStep(source, { schema: { type: "object", properties: { score: { type: "number" }, reason: { type: "string" } }, required: ["score"] } });
+    const first = testContext({ role: "worker.code-run", tools: { lookupProfile: flaky } });
+    const live = await workflowHarness.run(task(step), first.ctx);
+    expect(live).toMatchObject({ output: { score: 0, reason: expect.stringContaining("profile service down") } });
+    expect(payloadsOf(first.sink.events, "harness.tool_call.failed")[0]).toMatchObject({ caller: "code", callIndex: 0, error: { message: "profile service down" } });
+    const cut = first.sink.events.findIndex((event) => event.type === "harness.tool_call.failed");
+    const second = testContext({ role: "worker.code-run", tools: { lookupProfile: flaky }, events: first.sink.events.slice(0, cut + 1) });
+    const resumed = await workflowHarness.run(task(step), second.ctx);
+    expect(resumed).toEqual(live);
+    expect(invocations).toBe(1);
+  });
+
   it("an output that does not match the step's schema is a CodeOutputSchemaError listing the mismatches", async () => {
     const { ctx, sink } = testContext({ role: "worker.code-run", tools: { lookupProfile: profileTool([]) } });
     const source = "export async function run() { return { score: 'high', extra: 1 }; }";
