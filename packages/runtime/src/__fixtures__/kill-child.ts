@@ -1,6 +1,6 @@
 // A child process for the kill tests: runs (or resumes) one run of the kill scenario in a local
 // world and prints the run output as JSON on stdout. Arguments: dataDir logFile runId delayMs
-// [hangAtN markerFile].
+// [hangAtN markerFile]; HARNESS=default runs the default workflowHarness (real sandbox).
 import { localWorld } from "@little-stack/local-world";
 import { executeWorkflowVersion } from "../execution/execute-workflow-version.js";
 import { createFakeWorkerHarness } from "./fake-worker-harness.js";
@@ -8,6 +8,7 @@ import { killScenarioWorkflow, scenarioModel, scenarioTools, type ScenarioOption
 import { versionOf } from "./workflows.js";
 
 const [dataDir, logFile, runId, delay, hangAtN, markerFile] = process.argv.slice(2);
+const useDefaultHarness = process.env.KILL_CHILD_HARNESS === "default";
 const options: ScenarioOptions = {
   logFile: logFile!,
   delayMs: Number(delay),
@@ -16,12 +17,12 @@ const options: ScenarioOptions = {
 const world = localWorld({ dataDir: dataDir!, maxConcurrentSteps: 4 });
 const result = await executeWorkflowVersion({
   world,
-  workflowVersion: versionOf(killScenarioWorkflow()),
+  workflowVersion: versionOf(killScenarioWorkflow({ realCode: useDefaultHarness })),
   input: { start: 0, until: 4, items: ["red", "green", "blue"] },
   runId: runId!,
   tools: scenarioTools(options),
   models: { writer: scenarioModel(options) },
-  workerHarness: createFakeWorkerHarness(),
+  ...(useDefaultHarness ? {} : { workerHarness: createFakeWorkerHarness() }),
 });
 await world.close();
 process.stdout.write(`${JSON.stringify(result.output)}\n`);

@@ -12,7 +12,7 @@ import { codeFiles, lwirDocument } from "./workflows.js";
  * final tool call. Every tool and model call appends `<kind> <callId> <pid>` to a log file, so
  * the parent can count executions across processes.
  */
-export function killScenarioWorkflow() {
+export function killScenarioWorkflow(options: { readonly realCode?: boolean } = {}) {
   const text = { mode: "text" } as const;
   const object = { mode: "object", schema: { type: "object" } } as const;
   const steps = [
@@ -47,7 +47,7 @@ export function killScenarioWorkflow() {
         schema: { type: "array", items: { type: "object", properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, artifacts: { type: "array" } }, required: ["itemKey", "status", "artifacts"] } },
       },
     },
-    { id: "compute", uses: "code.run", needs: ["fan"], with: { entrypoint: "main.js", files: codeFiles('// OUTPUT: {"computed":true}'), sandbox: { network: "deny" } }, output: object },
+    { id: "compute", uses: "code.run", needs: ["fan"], with: { entrypoint: "main.js", files: codeFiles(options.realCode === true ? realCode : '// OUTPUT: {"computed":true}'), sandbox: { network: "deny" } }, output: object },
     {
       id: "final",
       uses: "tool.call",
@@ -58,6 +58,14 @@ export function killScenarioWorkflow() {
   ] as LwirStep[];
   return lwirDocument({ steps, tools: ["record", "bump"], models: ["writer"] });
 }
+
+// For the default workflowHarness: real JavaScript in the sandbox, calling a host tool.
+const realCode = [
+  "export async function run({ input, tools }) {",
+  "  const recorded = await tools.record({ label: 'from-code', value: 1 });",
+  "  return { computed: recorded.label === 'from-code' };",
+  "}",
+].join("\n");
 
 export type ScenarioOptions = {
   readonly logFile: string;

@@ -38,7 +38,7 @@ describe("kill-mid-loop replay (real child process, SIGKILL)", () => {
     const dataDir = join(folder, "data");
     const logFile = join(folder, "calls.log");
     const marker = join(folder, "in-visit-2");
-    const first = spawnKillChild([dataDir, logFile, "run-loop-kill", "1", "2", marker]);
+    const first = spawnKillChild([dataDir, logFile, "run-loop-kill", "1", "2", marker], { harness: "default" });
     while (!existsSync(marker)) await sleep(20);
     first.child.kill("SIGKILL");
     expect((await first.done).signal).toBe("SIGKILL");
@@ -47,7 +47,7 @@ describe("kill-mid-loop replay (real child process, SIGKILL)", () => {
     expect(startedBefore).toHaveLength(1);
     expect(before.some((event) => event.type === "StepCompleted" && payloadOf<{ stepPath: string }>(event).stepPath === "bump.visit[2]")).toBe(false);
 
-    const second = spawnKillChild([dataDir, logFile, "run-loop-kill", "1"]);
+    const second = spawnKillChild([dataDir, logFile, "run-loop-kill", "1"], { harness: "default" });
     const finished = await second.done;
     expect(finished.code, finished.stderr).toBe(0);
     const output = JSON.parse(finished.stdout) as { value: { loops: number } };
@@ -69,11 +69,12 @@ describe("kill-mid-loop replay (real child process, SIGKILL)", () => {
 });
 
 describe("kill-and-resume at random points (real child processes, SIGKILL)", () => {
-  const kills = Number(process.env.RUNTIME_KILL_COUNT ?? 12);
+  const kills = Number(process.env.RUNTIME_KILL_COUNT ?? 6);
+  const harnesses = (process.env.RUNTIME_KILL_HARNESS ?? "default,fake").split(",") as ("default" | "fake")[];
 
-  it(`completes with the uninterrupted output after ${kills} random kills, never repeating a recorded tool or model call`, async () => {
+  it.each(harnesses)(`%s harness: completes with the uninterrupted output after ${kills} random kills, never repeating a recorded tool or model call`, async (harness) => {
     const folder = mkdtempSync(join(tmpdir(), "runtime-kill-random-"));
-    const reference = spawnKillChild([join(folder, "reference"), join(folder, "reference.log"), "run-reference", "3"]);
+    const reference = spawnKillChild([join(folder, "reference"), join(folder, "reference.log"), "run-reference", "3"], { harness });
     const referenceRun = await reference.done;
     expect(referenceRun.code, referenceRun.stderr).toBe(0);
     const expected = JSON.parse(referenceRun.stdout) as unknown;
@@ -98,7 +99,7 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
       let output: unknown;
       for (let round = 0; output === undefined; round += 1) {
         runs += 1;
-        const run = spawnKillChild([dataDir, logFile, runId, "3"]);
+        const run = spawnKillChild([dataDir, logFile, runId, "3"], { harness });
         const pid = run.child.pid!;
         const tryKill = killed < kills && round < 4;
         if (tryKill) {
@@ -151,7 +152,7 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
       inFlightReexecutions += toolLines.length - new Set(toolLines.map((line) => line.key)).size;
       summary.push(`${runId}: ${recordedAtKill.length} kills, ${events.length} events`);
     }
-    console.log(`kill-and-resume: ${killed} kills over ${runs} processes, ${completedRuns} completed runs, ${inFlightReexecutions} in-flight tool calls re-executed under their call id`);
+    console.log(`kill-and-resume (${harness} harness): ${killed} kills over ${runs} processes, ${completedRuns} completed runs, ${inFlightReexecutions} in-flight tool calls re-executed under their call id`);
     expect(killed).toBe(kills);
   }, 1_800_000);
 });
