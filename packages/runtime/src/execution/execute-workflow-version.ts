@@ -241,7 +241,7 @@ function checkDrift(pinned: RunCapabilities, current: RunCapabilities): void {
   if (lines.length === 0) return;
   throw new StepFailure("capability_drift", undefined, {
     name: "CapabilityDriftError",
-    message: `the capabilities this run started with changed: ${lines.join("; ")}. Restore them to resume, or start a new run`,
+    message: `the capabilities this run started with changed: ${lines.join("; ")}. A run never continues on different capabilities: start a new run`,
     causeCode: "capability_drift",
     retriable: false,
   });
