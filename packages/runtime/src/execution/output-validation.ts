@@ -59,8 +59,22 @@ function modeProblem(step: LwirStep, output: unknown): string | undefined {
   }
 }
 
+// createSchemaValidator keys its cache by the schema's digest; keying by the schema object here
+// skips hashing it again for every output of the same step.
+const validators = new WeakMap<object, ReturnType<typeof createSchemaValidator>>();
+
+function validatorFor(schema: Parameters<typeof createSchemaValidator>[0]): ReturnType<typeof createSchemaValidator> {
+  if (typeof schema !== "object" || schema === null) return createSchemaValidator(schema);
+  let validator = validators.get(schema);
+  if (validator === undefined) {
+    validator = createSchemaValidator(schema);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
 function schemaProblem(schema: Parameters<typeof createSchemaValidator>[0], value: unknown): string | undefined {
-  const result = createSchemaValidator(schema)(value);
+  const result = validatorFor(schema)(value);
   if (result.valid) return undefined;
   return `it does not match the output schema: ${result.errors.slice(0, 5).map((error) => `${error.path} ${error.message}`).join("; ")}`;
 }

@@ -136,9 +136,13 @@ export class RunLog {
         return (await this.appendAny(stamped)) as readonly HarnessEventEnvelope[];
       },
       list: async (listOptions) => {
-        await this.flush();
+        // Stored events plus the held ones: reading must not force a commit (that would cost a
+        // transaction per session open).
+        await this.tail;
         const after = Math.max(afterSequence, listOptions?.afterSequence ?? 0);
-        return (await this.world.listEvents(this.runId, { afterSequence: after, typePrefix: "harness." })) as readonly HarnessEventEnvelope[];
+        const stored = (await this.world.listEvents(this.runId, { afterSequence: after, typePrefix: "harness." })) as readonly HarnessEventEnvelope[];
+        const held = this.pending.filter((event) => event.sequence > after && event.type.startsWith("harness."));
+        return held.length === 0 ? stored : [...stored.filter((event) => event.sequence < held[0]!.sequence), ...held];
       },
     };
   }
