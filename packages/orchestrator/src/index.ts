@@ -7,3 +7,21 @@ export type { OuterLoopCycleEntry, OuterLoopManifest } from "./outer-loop/outer-
 
 // Errors
 export { InvalidOrchestrationOptionsError, OuterLoopMismatchError, UnknownWorkflowError, UnknownWorkflowVersionError } from "./errors/orchestrator-errors.js";
+
+// Orchestration (plan_workflow / run_workflow / start_workflow)
+export {
+  defaultMaxConcurrentSubRuns,
+  runOrchestration,
+  type OrchestrationResult,
+  type OrchestratorOptions,
+  type RunOrchestrationOptions,
+  type SubRunRecord,
+} from "./orchestration/run-orchestration.js";
+export {
+  planRunIdFor,
+  subRunIdFor,
+  type PlanWorkflowResult,
+  type RunWorkflowToolResult,
+  type StartWorkflowToolResult,
+} from "./orchestration/orchestrator-tools.js";
+export type { PlannedVersion } from "./orchestration/pipeline-context.js";
