@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson, maxCanonicalJsonDepth } from "./canonical-json.js";
 import { CanonicalJsonError } from "./canonical-json-error.js";
 import { LittleWorkflowError } from "./little-workflow-error.js";
 
@@ -108,7 +108,11 @@ describe("canonicalJson: rejects everything that is not plain JSON, naming the p
   class Point {
     x = 1;
   }
-  const withAccessor = Object.defineProperty({}, "g", { get: () => 1, enumerable: true });
+  function deeplyNested(depth: number): unknown {
+    let value: unknown = 1;
+    for (let level = 0; level < depth; level += 1) value = { a: value };
+    return value;
+  }
 
   it.each<[string, unknown, string, RegExp]>([
     ["undefined at top", undefined, "$", /undefined/],
@@ -130,7 +134,7 @@ describe("canonicalJson: rejects everything that is not plain JSON, naming the p
     ["lone high surrogate", { s: "a\uD800b" }, "$.s", /lone surrogate/],
     ["lone low surrogate", ["\uDC00"], "$[0]", /lone surrogate/],
     ["lone surrogate in a key", { "\uD83D": 1 }, String.raw`$["\ud83d"]`, /lone surrogate/],
-    ["accessor property", withAccessor, "$.g", /accessor/],
+    ["nesting deeper than the limit", deeplyNested(maxCanonicalJsonDepth + 5), "$" + ".a".repeat(maxCanonicalJsonDepth), /nesting deeper than 1000/],
   ])("%s", (_label, value, path, problem) => {
     let thrown: unknown;
     try {
@@ -144,6 +148,17 @@ describe("canonicalJson: rejects everything that is not plain JSON, naming the p
     expect(error.message).toMatch(problem);
     expect(error.code).toBe("canonical.not_json");
     expect(LittleWorkflowError.is(error)).toBe(true);
+  });
+
+  it("reads accessor properties the way JSON.stringify does", () => {
+    const withAccessor = Object.defineProperty({}, "g", { get: () => 1, enumerable: true });
+    expect(canonicalJson(withAccessor)).toBe('{"g":1}');
+  });
+
+  it("accepts nesting up to the limit", () => {
+    let value: unknown = 1;
+    for (let level = 0; level < maxCanonicalJsonDepth - 1; level += 1) value = [value];
+    expect(canonicalJson(value)).toBe(`${"[".repeat(maxCanonicalJsonDepth - 1)}1${"]".repeat(maxCanonicalJsonDepth - 1)}`);
   });
 
   it("accepts the same object twice when it is not a cycle", () => {

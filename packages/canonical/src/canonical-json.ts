@@ -9,42 +9,41 @@ import { formatJsonPath, type JsonPathSegment } from "./json-path.js";
  * way `JSON.stringify` would.
  */
 export function canonicalJson(value: unknown): string {
-  const parts: string[] = [];
-  write(value, [], new Set(), parts);
-  return parts.join("");
+  return write(value, [], new Set());
 }
 
-// A lone (unpaired) surrogate cannot be encoded as UTF-8, so two equal-looking strings could hash
-// differently across implementations; JCS requires rejecting them.
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Nesting deeper than this is refused with a named error rather than left to overflow the stack:
+ * no real document nests this deep, and a RangeError would not say where the problem is.
+ */
+export const maxCanonicalJsonDepth = 1000;
 
 function fail(path: readonly JsonPathSegment[], problem: string): never {
   throw new CanonicalJsonError(formatJsonPath(path), problem);
 }
 
-function writeString(text: string, path: readonly JsonPathSegment[], parts: string[]): void {
-  if (loneSurrogate.test(text)) fail(path, "string contains a lone surrogate");
-  parts.push(JSON.stringify(text));
+// String.prototype.isWellFormed exists on Node 20 (V8 11.3) but is typed only in lib ES2024.
+type WellFormedCheck = string & { isWellFormed(): boolean };
+
+function writeString(text: string, path: readonly JsonPathSegment[]): string {
+  // A lone (unpaired) surrogate cannot be encoded as UTF-8, so two equal-looking strings could
+  // hash differently across implementations; JCS requires rejecting them.
+  if (!(text as WellFormedCheck).isWellFormed()) fail(path, "string contains a lone surrogate");
+  return JSON.stringify(text);
 }
 
-function write(
-  value: unknown,
-  path: JsonPathSegment[],
-  ancestors: Set<object>,
-  parts: string[],
-): void {
+// `path` is a stack shared by the whole walk (pushed and popped), so the happy path allocates no
+// per-value path arrays; it is only formatted when something fails.
+function write(value: unknown, path: JsonPathSegment[], ancestors: Set<object>): string {
   switch (typeof value) {
     case "string":
-      writeString(value, path, parts);
-      return;
+      return writeString(value, path);
     case "boolean":
-      parts.push(value ? "true" : "false");
-      return;
+      return value ? "true" : "false";
     case "number":
       if (!Number.isFinite(value)) fail(path, `${String(value)} is not a finite number`);
       // ECMAScript number-to-string is exactly the JCS number form; -0 serializes as "0".
-      parts.push(Object.is(value, -0) ? "0" : String(value));
-      return;
+      return value === 0 ? "0" : String(value);
     case "undefined":
       fail(path, "undefined");
     case "bigint":
@@ -54,36 +53,30 @@ function write(
     case "symbol":
       fail(path, "symbol");
   }
-  if (value === null) {
-    parts.push("null");
-    return;
-  }
+  if (value === null) return "null";
   const object = value as object;
   if (ancestors.has(object)) fail(path, "cycle (the value contains itself)");
+  if (path.length >= maxCanonicalJsonDepth) {
+    fail(path, `nesting deeper than ${maxCanonicalJsonDepth} levels`);
+  }
   ancestors.add(object);
-  if (Array.isArray(object)) writeArray(object, path, ancestors, parts);
-  else writeObject(object, path, ancestors, parts);
+  const text = Array.isArray(object)
+    ? writeArray(object, path, ancestors)
+    : writeObject(object, path, ancestors);
   ancestors.delete(object);
+  return text;
 }
 
-function writeArray(
-  array: readonly unknown[],
-  path: JsonPathSegment[],
-  ancestors: Set<object>,
-  parts: string[],
-): void {
+function writeArray(array: readonly unknown[], path: JsonPathSegment[], ancestors: Set<object>): string {
   if (Object.getPrototypeOf(array) !== Array.prototype) fail(path, "array subclass");
-  parts.push("[");
+  let text = "[";
   for (let index = 0; index < array.length; index += 1) {
-    if (!Object.prototype.hasOwnProperty.call(array, index)) {
-      fail([...path, index], "sparse array hole");
-    }
-    if (index > 0) parts.push(",");
+    if (!(index in array)) fail([...path, index], "sparse array hole");
     path.push(index);
-    write(array[index], path, ancestors, parts);
+    text += (index > 0 ? "," : "") + write(array[index], path, ancestors);
     path.pop();
   }
-  parts.push("]");
+  return `${text}]`;
 }
 
 function describeInstance(object: object): string {
@@ -96,33 +89,20 @@ function describeInstance(object: object): string {
     : "object with a non-plain prototype";
 }
 
-function writeObject(
-  object: object,
-  path: JsonPathSegment[],
-  ancestors: Set<object>,
-  parts: string[],
-): void {
+function writeObject(object: object, path: JsonPathSegment[], ancestors: Set<object>): string {
   const prototype = Object.getPrototypeOf(object);
   if (prototype !== Object.prototype && prototype !== null) fail(path, describeInstance(object));
   if (Object.getOwnPropertySymbols(object).length > 0) fail(path, "object has symbol keys");
-  const keys = Object.keys(object).sort(compareUtf16);
-  parts.push("{");
-  let first = true;
-  for (const key of keys) {
-    const descriptor = Object.getOwnPropertyDescriptor(object, key);
+  // The default sort compares UTF-16 code units, which is exactly the JCS key order.
+  const keys = Object.keys(object).sort();
+  const record = object as Record<string, unknown>;
+  let text = "{";
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
     path.push(key);
-    if (descriptor === undefined || !("value" in descriptor)) fail(path, "accessor property");
-    if (!first) parts.push(",");
-    first = false;
-    writeString(key, path, parts);
-    parts.push(":");
-    write(descriptor.value, path, ancestors, parts);
+    // Read like JSON.stringify does: a getter's value is what gets hashed.
+    text += `${index > 0 ? "," : ""}${writeString(key, path)}:${write(record[key], path, ancestors)}`;
     path.pop();
   }
-  parts.push("}");
-}
-
-/** JCS orders keys by UTF-16 code units, which is what `<` on JS strings compares. */
-function compareUtf16(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
+  return `${text}}`;
 }

@@ -1,4 +1,4 @@
-export { canonicalJson } from "./canonical-json.js";
+export { canonicalJson, maxCanonicalJsonDepth } from "./canonical-json.js";
 export { CanonicalJsonError } from "./canonical-json-error.js";
 export {
   hmacSha256Digest,
