@@ -19,6 +19,7 @@ const samples: unknown[] = [
   [1, [2, [3, { b: 1, a: 2 }]]],
   { "z": 1, "a": { "é": 1, "e": 2, "E": 3, "😀": 4, "\uffff": 5, "": 6, "10": 7, "9": 8 } },
   Object.assign(Object.create(null) as object, { b: 2, a: 1 }),
+  JSON.parse('{"__proto__": {"x": 1}, "a": [true, false, null]}') as unknown,
 ];
 
 describe("fastCanonicalJson", () => {
