@@ -13,6 +13,10 @@ const deferrableTypes: ReadonlySet<string> = new Set([
   "StepAttemptStarted",
   "ParallelGroupStarted",
   "ParallelBranchScheduled",
+  // Derived from committed step results (a resume recomputes them from those), so they can wait.
+  "ParallelBranchCompleted",
+  "ParallelBranchFailed",
+  "ParallelGroupCompleted",
   "harness.session.started",
   "harness.session.completed",
   "harness.execute_step.started",
