@@ -149,6 +149,24 @@ describe("compileWorkflow", () => {
     expect(compileTypes(events)).toEqual(["OrchestrationRequested", "WorkflowValidationFailed", "WorkflowValidationSucceeded", "WorkflowVersionRegistered"]);
   });
 
+  it("a planner that stops without submitting fails with planner_validation_exhausted (not_submitted)", async () => {
+    const planner = scriptedPlannerModel([submit(lwirWithThreeMistakes()), { text: "I give up." }]);
+    const error = await compileWorkflow(ticketWorkflow({ plannerModel: planner }), ticketInput, { world: temp.world, runId: "run_quiet" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlannerValidationExhaustedError);
+    expect((error as PlannerValidationExhaustedError).details).toMatchObject({ reason: "not_submitted" });
+    expect((error as PlannerValidationExhaustedError).revisions).toHaveLength(1);
+    expect((error as Error).message).toMatch(/stopped without submitting a valid LWIR \(1 invalid submission/);
+  });
+
+  it("a planner harness that delegates the plan task gets the default workflowHarness", async () => {
+    const harness: Harness = { run: async () => ({ kind: "delegate_to_default" }) };
+    const planner = scriptedPlannerModel([submit(validTicketLwir())]);
+    const compiled = await compileWorkflow(ticketWorkflow({ plannerModel: planner, harness }), ticketInput, { world: temp.world, runId: "run_delegate" });
+    expect(planner.calls).toHaveLength(1);
+    expect(compiled.version.lwir).toEqual(validTicketLwir());
+    expect(compiled.plannerManifest.harnessId).toBe("custom");
+  });
+
   it("changing a tool's description changes the definition hash and is reported as drift on resume", async () => {
     const first = await compileWorkflow(ticketWorkflow({ plan: validTicketLwir() }), ticketInput, { world: temp.world, runId: "run_drift" });
     const changed = ticketWorkflow({ plan: validTicketLwir(), toolDescription: "Look up a customer record by ticket id." });
