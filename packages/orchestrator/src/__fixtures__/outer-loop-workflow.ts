@@ -11,13 +11,15 @@ export function cycleNumberIn(prompt: string): number {
   return match === null ? 0 : Number(match[1]);
 }
 
-/** Supervise: continue until `doneAfter` cycles, then done with a summary of every cycle. */
+/** Supervise: continue until `doneAfter` cycles, then done. */
 export function superviseUntil(doneAfter: number, calls: number[] = []) {
   return (request: SuperviseRequest): SuperviseDecision => {
     const cycle = request.cycles.at(-1)!.cycleNumber;
     calls.push(cycle);
     if (request.cycles.length < doneAfter) return { kind: "continue", promptNote: `be stricter than cycle ${cycle}` };
-    return { kind: "done", finalOutput: { cycles: request.cycles.map((entry) => ({ cycleNumber: entry.cycleNumber, status: entry.status, output: entry.output })) } };
+    // The final output must match the workflow's output schema: the last review, scored by cycles used.
+    const last = request.cycles.at(-1)!.output as { verdict: string };
+    return { kind: "done", finalOutput: { verdict: last.verdict, score: request.cycles.length } };
   };
 }
 

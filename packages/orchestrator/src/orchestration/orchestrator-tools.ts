@@ -73,7 +73,7 @@ async function plan(context: PipelineContext, workflowId: string, input: unknown
 
 async function planOnce(context: PipelineContext, workflowId: string, input: unknown, planRunId: string): Promise<PlannedVersion> {
   const workflow = requireWorkflow(context, workflowId);
-  const compiled = await compileForRun({ definition: workflow.definition, input, world: context.world, runId: planRunId, tools: workflow.tools, signal: context.deadline.signal, parentRunId: context.pipelineRunId });
+  const compiled = await compileForRun({ definition: workflow.definition, input, world: context.world, runId: planRunId, tools: workflow.tools, signal: context.deadline.signal, parentRunId: context.pipelineRunId, pipelineRunId: context.pipelineRunId });
   const planned = { workflowId, planRunId, workflowVersion: compiled.workflowVersion };
   // Content-addressed: the same LWIR planned twice is one version.
   if (!context.planned.has(compiled.workflowVersion.id)) context.planned.set(compiled.workflowVersion.id, planned);
@@ -186,6 +186,7 @@ export function createOrchestratorTools(context: PipelineContext): ToolSet {
               tools: workflow.tools,
               deadline: context.deadline,
               parentRunId: context.pipelineRunId,
+              pipelineRunId: context.pipelineRunId,
               ...(context.modelRegistry === undefined ? {} : { modelRegistry: context.modelRegistry }),
             });
             const small = canonicalJson(result.output ?? null).length <= 4000;

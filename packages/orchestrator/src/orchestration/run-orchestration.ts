@@ -135,7 +135,7 @@ export async function runOrchestration(options: RunOrchestrationOptions): Promis
   const workflows = new Map<string, PipelineWorkflow>();
   for (const definition of options.workflows as readonly WorkflowDefinition[]) {
     const tools = resolveRunTools({ call, definition, tools: registry });
-    workflows.set(definition.id, { definition, tools, workflowDefinitionHash: await definitionHashOf(definition, tools) });
+    workflows.set(definition.id, { definition, tools, workflowDefinitionHash: await definitionHashOf(definition, tools, world) });
   }
   const key = pipelineKey([...workflows.values()].map((workflow) => workflow.workflowDefinitionHash));
   const mounts = mountsForRole({ role: "orchestrator", dataDir, pipelineRunId, pipelineKey: key, availableWorkflowIds: [...workflows.keys()].sort() });
@@ -194,7 +194,7 @@ export async function runOrchestration(options: RunOrchestrationOptions): Promis
   };
   let output: unknown;
   try {
-    const available = await Promise.all([...workflows.values()].map((workflow) => definitionSnapshotOf(workflow.definition, workflow.tools)));
+    const available = await Promise.all([...workflows.values()].map((workflow) => definitionSnapshotOf(workflow.definition, workflow.tools, world)));
     const result = await harness.run({ kind: "orchestrate", available, input: options.input ?? null }, ctx);
     if (result.kind !== "orchestrate") {
       throw new InvalidOrchestrationOptionsError({ call, field: "orchestrator.harness", problem: `answered the orchestrate task with "${result.kind}"`, fix: "A custom orchestrator harness must return { kind: \"orchestrate\", output }." });

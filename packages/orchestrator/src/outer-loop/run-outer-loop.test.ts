@@ -45,7 +45,8 @@ describe("outer loop (Layer B)", () => {
     const { planner, workflow, tools } = outerLoopSetup({ doneAfter: 2, maxOuterCycles: 3, superviseCalls });
     const result = await runWorkflow(workflow, outerLoopInput, { world, tools, runId: "loop-done" });
     expect(superviseCalls).toEqual([1, 2]);
-    expect(result.output).toEqual({ cycles: [1, 2].map((cycleNumber) => ({ cycleNumber, status: "completed", output: { verdict: "hire", score: 8 } })) });
+    expect(result.output).toEqual({ verdict: "hire", score: 2 });
+    expect(result.workflowVersionId).toMatch(/^wfver_/);
     // One planner session per cycle, each told its cycle; the final-cycle flag only when N === maxCycles.
     const prompts = planner.prompts.map(promptText);
     expect(prompts.map(cycleNumberIn)).toEqual([1, 2]);
@@ -87,6 +88,14 @@ describe("outer loop (Layer B)", () => {
     expect(superviseCalls).toEqual([]);
   });
 
+  it("a finalOutput that does not match the workflow's output schema fails the loop with step_schema_error", async () => {
+    const { workflow, tools } = outerLoopSetup({ doneAfter: 1, maxOuterCycles: 2 });
+    const bad = { ...workflow, planner: { ...workflow.planner, supervise: () => ({ kind: "done" as const, finalOutput: { verdict: "maybe" } }) } } as typeof workflow;
+    const error = (await runWorkflow(bad, outerLoopInput, { world, tools, runId: "loop-bad-final" }).catch((caught: unknown) => caught)) as RunFailedError;
+    expect(error.causeCode).toBe("step_schema_error");
+    expect(error.message).toContain("planner.supervise");
+  });
+
   it("maxOuterCycles above 1 without planner.supervise is refused", async () => {
     const { workflow, tools } = outerLoopSetup({ doneAfter: 1, maxOuterCycles: 1 });
     const plain = { ...workflow, planner: { ...workflow.planner, supervise: undefined } } as unknown as typeof workflow;
@@ -108,7 +117,7 @@ describe("outer loop (Layer B)", () => {
     expect(parseCalls).toHaveLength(2);
     expect((await world.listEvents(cycleRunIdFor(outerLoopId, 1))).length).toBe(cycleOneEvents);
     expect((await cycleEvents("loop-kill-between")).map((payload) => payload.cycleNumber)).toEqual([1, 2, 3]);
-    expect((result.output as { cycles: unknown[] }).cycles).toHaveLength(3);
+    expect(result.output).toEqual({ verdict: "hire", score: 3 });
   });
 
   it("kill inside cycle 2 (real SIGKILL), resume continues the pending cycle run from its log", async () => {
@@ -126,7 +135,7 @@ describe("outer loop (Layer B)", () => {
     expect(planner.prompts.map((prompt) => cycleNumberIn(promptText(prompt)))).toEqual([3]);
     expect(parseCalls).toHaveLength(1);
     expect(superviseCalls).toEqual([2, 3]);
-    expect((result.output as { cycles: unknown[] }).cycles).toHaveLength(3);
+    expect(result.output).toEqual({ verdict: "hire", score: 3 });
     const cycleTwo = (await world.listEvents(cycleRunIdFor(outerLoopId, 2))).filter((event) => event.type === "StepCompleted");
     expect(cycleTwo.map((event) => (event.payload as { stepId: string }).stepId)).toEqual(["parse", "review"]);
   });

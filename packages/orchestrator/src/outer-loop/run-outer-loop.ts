@@ -5,6 +5,7 @@ import type { EventEnvelope, World } from "@little-stack/local-world";
 import type { ModelRegistry, UsageTotals } from "@little-stack/models";
 import { emptyUsageTotals, sumUsageTotals } from "@little-stack/models";
 import { inlineOutputLimit, materializeRunState, RunFailedError, type RunFailedCauseCode, type RunResult } from "@little-stack/runtime";
+import { createSchemaValidator } from "@little-stack/lwir";
 import { InvalidOrchestrationOptionsError, OuterLoopMismatchError } from "../errors/orchestrator-errors.js";
 import type { Deadline } from "../run/deadline.js";
 import { runCycle } from "../run/run-cycle.js";
@@ -162,6 +163,15 @@ export async function runOuterLoop(options: {
     const { pendingCycleRunId: _run2, pendingCycleNumber: _number2, updatedAt: _at2, ...settled } = manifest;
     if (decision.kind === "done") {
       const output = payload.decision.kind === "done" ? payload.decision.finalOutput : null;
+      const check = createSchemaValidator(definition.outputSchema)(output ?? null);
+      if (!check.valid) {
+        const message = `planner.supervise of "${definition.id}" returned a finalOutput that does not match the workflow's output schema: ${check.errors.slice(0, 5).map((issue) => `${issue.path} ${issue.message}`).join("; ")}`;
+        const [failedEvent] = await world.appendEvents(runId, [
+          { type: "RunFailed", payload: { workflowVersionId: payload.workflowVersionId, outerLoopId, error: { name: "OuterLoopFinalOutputSchemaError", message, causeCode: "step_schema_error" } } },
+        ]);
+        await write({ ...settled, cycles: entries, status: "failed" });
+        return finish({ ...options, outerLoopId, recorded, terminal: failedEvent!, registry });
+      }
       const [terminalEvent] = await world.appendEvents(runId, [
         { type: "RunCompleted", payload: { workflowVersionId: payload.workflowVersionId, output, outputRef: sha256DigestOfBytes(canonicalJson(output ?? null)), terminalStepPath: null, outerLoopId } },
       ]);
@@ -196,7 +206,7 @@ async function finish(options: {
   const last = recorded.at(-1);
   const workflowVersionId = last?.workflowVersionId ?? "";
   if (terminal.type === "RunFailed") {
-    const error = (terminal.payload as { error: { message: string; causeCode: RunFailedCauseCode } }).error;
+    const error = (terminal.payload as { error: { name: string; message: string; causeCode: RunFailedCauseCode } }).error;
     const lastCycleOutput = last !== undefined && Object.hasOwn(last, "output") ? last.output : undefined;
     throw new RunFailedError({
       runId,
@@ -205,7 +215,7 @@ async function finish(options: {
       message: error.message,
       outerLoopId,
       ...(lastCycleOutput === undefined ? {} : { lastCycleOutput }),
-      result: { runId, workflowVersionId, status: "failed", error: { name: "OuterLoopExhaustedError", message: error.message, causeCode: error.causeCode }, usage, events, artifacts: [] },
+      result: { runId, workflowVersionId, status: "failed", error: { name: error.name, message: error.message, causeCode: error.causeCode }, usage, events, artifacts: [] },
     });
   }
   return { runId, workflowVersionId, status: "completed", output: (terminal.payload as { output?: unknown }).output ?? null, usage, events, artifacts: [] };

@@ -17,6 +17,8 @@ export type RunCycleOptions = {
   readonly deadline: Deadline;
   readonly outerLoopContext?: OuterLoopContext;
   readonly parentRunId?: string;
+  /** The pipeline run when this run belongs to an orchestration. */
+  readonly pipelineRunId?: string;
   readonly outerLoopId?: string;
   readonly modelRegistry?: ModelRegistry;
 };
@@ -93,6 +95,7 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
       signal: deadline.signal,
       ...(options.outerLoopContext === undefined ? {} : { outerLoopContext: options.outerLoopContext }),
       ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+      ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
     });
   } catch (error) {
     const failure = compileFailure(error, runId, deadline);
