@@ -1,5 +1,5 @@
 import { createToolRegistry, createMemoryHarnessEventSink, type HarnessContext } from "@little-stack/harness";
-import { tool } from "ai";
+import { jsonSchema, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { fakeModel } from "./__fixtures__/fake-models.js";
@@ -50,6 +50,8 @@ describe("defineWorkflow", () => {
     expect(defineWorkflow({ ...base, output: { kind: "choice", values: ["yes", "no"] } }).outputSchema).toEqual({ type: "string", enum: ["yes", "no"] });
     expect(defineWorkflow({ ...base, output: { kind: "array", element: { type: "number" } } }).outputSchema).toEqual({ type: "array", items: { type: "number" } });
     expect(defineWorkflow({ ...base, output: { mode: "json" } }).outputSchema).toBe(true);
+    const wrapped = defineWorkflow({ id: "w", planner, input: jsonSchema<{ n: number }>({ type: "object", properties: { n: { type: "number" } } }) });
+    expect(wrapped.inputSchema).toEqual({ type: "object", properties: { n: { type: "number" } } });
     const untyped = defineWorkflow({ id: "w", planner });
     expect(untyped.inputSchema).toBe(true);
     expect(untyped.output).toEqual({ mode: "json" });
