@@ -7,7 +7,7 @@ export const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
 const binSource = fileURLToPath(new URL("../bin.ts", import.meta.url));
 // tsx's loader by absolute URL, so children may run in any folder (a bare `--import tsx` is
 // resolved from the child's working directory).
-const tsxLoader = pathToFileURL(createRequire(`${repoRoot}package.json`).resolve("tsx")).href;
+export const tsxLoader = pathToFileURL(createRequire(`${repoRoot}package.json`).resolve("tsx")).href;
 
 export type LittleResult = { readonly exitCode: number | null; readonly stdout: string; readonly stderr: string };
 

@@ -4,7 +4,7 @@ import { CliUsageError } from "../cli-errors.js";
 import { exitCodes } from "../exit-codes.js";
 import { globMatcher, literalPrefix } from "../inspect/glob-pattern.js";
 import { requireKnownRun } from "../inspect/require-known-run.js";
-import { openWorldForReading, withWorld } from "../open-world.js";
+import { withReadOnlyWorld } from "../open-world.js";
 import { dataDirOption, jsonOption } from "../shared-options.js";
 
 /** `little events <runId>`: the run's event envelopes as NDJSON, optionally filtered. */
@@ -40,7 +40,7 @@ export class EventsCommand extends Command<CliContext> {
     const typeMatches = this.type === undefined ? undefined : globMatcher(this.type);
     const stepMatches = this.step === undefined ? undefined : globMatcher(this.step);
     const caller = this.caller;
-    await withWorld(openWorldForReading({ dataDir: this.dataDir, cwd: this.context.cwd }), async (world) => {
+    await withReadOnlyWorld({ dataDir: this.dataDir, cwd: this.context.cwd }, async (world) => {
       await requireKnownRun({ world, runId: this.runId, dataDir: this.dataDir });
       const prefix = this.type === undefined ? "" : literalPrefix(this.type);
       const events = await world.listEvents(this.runId, prefix === "" ? {} : { typePrefix: prefix });

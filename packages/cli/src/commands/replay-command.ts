@@ -3,7 +3,7 @@ import { Command, Option } from "clipanion";
 import type { CliContext } from "../cli-context.js";
 import { exitCodes } from "../exit-codes.js";
 import { requireKnownRun } from "../inspect/require-known-run.js";
-import { openWorldForReading, withWorld } from "../open-world.js";
+import { withReadOnlyWorld } from "../open-world.js";
 import { dataDirOption, jsonOption } from "../shared-options.js";
 
 /** `little replay <runId>`: the run's materialized state, folded from its events. Pure. */
@@ -25,7 +25,7 @@ export class ReplayCommand extends Command<CliContext> {
   dataDir = dataDirOption();
 
   override async execute(): Promise<number> {
-    await withWorld(openWorldForReading({ dataDir: this.dataDir, cwd: this.context.cwd }), async (world) => {
+    await withReadOnlyWorld({ dataDir: this.dataDir, cwd: this.context.cwd }, async (world) => {
       await requireKnownRun({ world, runId: this.runId, dataDir: this.dataDir });
       const state = await replayRun(world, this.runId);
       this.context.stdout.write(`${this.json ? JSON.stringify(state) : JSON.stringify(state, null, 2)}\n`);

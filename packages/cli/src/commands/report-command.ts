@@ -5,7 +5,7 @@ import { exitCodes } from "../exit-codes.js";
 import { formatTable } from "../inspect/format-table.js";
 import { requireKnownRun } from "../inspect/require-known-run.js";
 import { formatDollars, type StepUsageRow, usageReport } from "../inspect/usage-report.js";
-import { openWorldForReading, withWorld } from "../open-world.js";
+import { withReadOnlyWorld } from "../open-world.js";
 import { dataDirOption, jsonOption } from "../shared-options.js";
 
 /** `little report <runId>`: model calls, tokens and dollars per step, and totals. */
@@ -30,7 +30,7 @@ export class ReportCommand extends Command<CliContext> {
   dataDir = dataDirOption();
 
   override async execute(): Promise<number> {
-    await withWorld(openWorldForReading({ dataDir: this.dataDir, cwd: this.context.cwd }), async (world) => {
+    await withReadOnlyWorld({ dataDir: this.dataDir, cwd: this.context.cwd }, async (world) => {
       await requireKnownRun({ world, runId: this.runId, dataDir: this.dataDir });
       const report = usageReport(await replayRun(world, this.runId));
       if (this.json) {

@@ -3,6 +3,7 @@ import { registerWorkflowVersion } from "@little-stack/lwir";
 import { executeWorkflowVersion, RunFailedError, type RunState, materializeRunState } from "@little-stack/runtime";
 import { Command, Option } from "clipanion";
 import type { CliContext } from "../cli-context.js";
+import { CliUsageError } from "../cli-errors.js";
 import { exitCodes } from "../exit-codes.js";
 import { openWorldForWriting, withWorld } from "../open-world.js";
 import { observeWorld } from "../run/observe-world.js";
@@ -40,7 +41,7 @@ export class RunCommand extends Command<CliContext> {
   });
 
   workflow = Option.String({ name: "workflow.json" });
-  input = Option.String("--input", { required: true, description: "JSON input file (`-` for standard input)" });
+  input = Option.String("--input", { description: "JSON input file (`-` for standard input); required" });
   runId = Option.String("--run-id", { description: "Run id: new runs get this id, an unfinished run with it is resumed" });
   models = Option.String("--models", { description: "JSON file mapping model slots to providers" });
   tools = Option.String("--tools", { description: "ES module exporting the tools the workflow uses" });
@@ -49,6 +50,8 @@ export class RunCommand extends Command<CliContext> {
 
   override async execute(): Promise<number> {
     const { cwd, stdin, env, stderr, stdout } = this.context;
+    // Checked here rather than by clipanion, whose message for a missing required option is "Command not found".
+    if (this.input === undefined) throw new CliUsageError('little run needs --input <file|-> (the workflow input as JSON) — e.g. little run plan.lwir.json --input input.json');
     const prepared = await prepareRun({
       workflowPath: this.workflow,
       inputPath: this.input,

@@ -1,10 +1,11 @@
+import { join, resolve } from "node:path";
 import { replayRun } from "@little-stack/runtime";
 import { Command } from "clipanion";
 import type { CliContext } from "../cli-context.js";
 import { exitCodes } from "../exit-codes.js";
 import { formatTable } from "../inspect/format-table.js";
 import { runLockIsLive } from "../inspect/run-liveness.js";
-import { openWorldForReading, withWorld } from "../open-world.js";
+import { withReadOnlyWorld } from "../open-world.js";
 import { formatDuration } from "../run/progress-printer.js";
 import { dataDirOption, jsonOption } from "../shared-options.js";
 
@@ -38,12 +39,12 @@ export class RunsCommand extends Command<CliContext> {
   dataDir = dataDirOption();
 
   override async execute(): Promise<number> {
-    await withWorld(openWorldForReading({ dataDir: this.dataDir, cwd: this.context.cwd }), async (world) => {
+    await withReadOnlyWorld({ dataDir: this.dataDir, cwd: this.context.cwd }, async (world) => {
       const listings: RunListing[] = [];
       for (const summary of await world.listRuns()) {
         const state = await replayRun(world, summary.runId);
         const steps = Object.values(state.steps);
-        const live = state.status === "running" && runLockIsLive({ locksDir: world.paths.locks, runId: summary.runId });
+        const live = state.status === "running" && runLockIsLive({ locksDir: join(resolve(this.context.cwd, this.dataDir), "locks"), runId: summary.runId });
         listings.push({
           runId: summary.runId,
           status: state.status === "running" && !live ? "interrupted" : state.status,
