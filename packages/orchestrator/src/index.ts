@@ -25,3 +25,6 @@ export {
   type StartWorkflowToolResult,
 } from "./orchestration/orchestrator-tools.js";
 export type { PlannedVersion } from "./orchestration/pipeline-context.js";
+
+// Workflows as AI SDK tools
+export { workflowTool, workflowToolRunId, type WorkflowToolOptions } from "./tools/workflow-tool.js";

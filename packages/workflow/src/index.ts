@@ -26,13 +26,26 @@ export { createToolRegistry, mergeToolRegistries, type ToolRegistry } from "@lit
 // Worlds
 export { localWorld, memoryWorld, type EventEnvelope, type LocalWorldOptions, type World } from "@little-stack/local-world";
 
-// Running
+// Running, orchestrating, workflows as tools
 export {
+  runOrchestration,
   runWorkflow,
+  workflowTool,
   InvalidOrchestrationOptionsError,
   OuterLoopMismatchError,
+  UnknownWorkflowError,
+  UnknownWorkflowVersionError,
+  type OrchestrationResult,
+  type OrchestratorOptions,
   type OuterLoopCycleCompletedPayload,
+  type OuterLoopManifest,
+  type PlanWorkflowResult,
+  type RunOrchestrationOptions,
   type RunWorkflowOptions,
+  type RunWorkflowToolResult,
+  type StartWorkflowToolResult,
+  type SubRunRecord,
+  type WorkflowToolOptions,
 } from "@little-stack/orchestrator";
 export { replayRun, RunFailedError, type FailedRunResult, type RunFailedCauseCode, type RunResult, type RunState } from "@little-stack/runtime";
 export type { UsageTotals } from "@little-stack/models";

@@ -87,7 +87,19 @@ describe("@little-stack/workflow public API (seed 000 example)", () => {
     }
   });
 
-  it("exports RunFailedError for callers to catch", () => {
-    expect(RunFailedError.name).toBe("RunFailedError");
+  it("a bad input surfaces as RunFailedError with input_schema_error, catchable from the front door", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "lw-public-api-"));
+    dirs.push(dataDir);
+    const planner = scripted("openai.chat", "gpt-5", () => []);
+    const workflow = defineWorkflow({ id: "candidate.review", input: CandidateReviewInput, output: CandidateReviewOutput, planner: { model: planner } });
+    const world = localWorld({ dataDir });
+    try {
+      const error = await runWorkflow(workflow, { requirement: 3 } as never, { world }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RunFailedError);
+      expect((error as RunFailedError).causeCode).toBe("input_schema_error");
+      expect(planner.doGenerateCalls).toHaveLength(0);
+    } finally {
+      await world.close();
+    }
   });
 });
