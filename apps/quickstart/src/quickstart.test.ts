@@ -1,0 +1,29 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runDemo } from "./run-demo.js";
+
+const dataDir = mkdtempSync(join(tmpdir(), "quickstart-test-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe("the quickstart demo (pnpm --filter @little-stack-apps/quickstart run demo)", () => {
+  it("runs the support-ticket workflow offline, shows events and the report, and the second run calls no model", async () => {
+    const result = await runDemo(fileURLToPath(new URL("./quickstart.ts", import.meta.url)), [dataDir]);
+    expect(result.stderr).not.toContain("quickstart failed");
+    expect(result.exitCode).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain("model: scripted gpt-4o-mini on a loopback server (offline");
+    expect(out).toMatch(/"status": "completed"/);
+    expect(out).toContain('"severity": "high"');
+    expect(out).toMatch(/#\d+ StepCompleted summarize/);
+    expect(out).toMatch(/summarize\s+openai-compatible:gpt-4o-mini\s+1\s+182\s+128 \(70%\)\s+31\s+n\/a/);
+    expect(out).toMatch(/total\s+1\s+182\s+128 \(70%\)\s+31\s+n\/a/);
+    expect(out).toContain("status completed, same output: true");
+    expect(out).toContain("model requests: 1 before, 0 new on the second run");
+    // Progress of the first run on stderr (not a terminal: a line per event), the resume notice on the second.
+    expect(result.stderr).toMatch(/#\d+ RunCompleted/);
+    expect(result.stderr).toMatch(/resuming run_quickstart[0-9a-f]+: 13 events recorded; completed steps reused: summarize/);
+  }, 120_000);
+});
