@@ -179,6 +179,14 @@ describe("compileWorkflow", () => {
     expect(fresh.workflowDefinitionHash).not.toBe(first.workflowDefinitionHash);
   });
 
+  it("refuses a run whose log registers a version it did not compile", async () => {
+    const lwir = validTicketLwir();
+    await temp.world.appendEvents("run_direct", [{ type: "WorkflowVersionRegistered", payload: { workflowVersionId: "wfver_0000000000000000", hash: "sha256:x", lwir } }]);
+    await expect(compileWorkflow(ticketWorkflow({ plan: lwir }), ticketInput, { world: temp.world, runId: "run_direct" })).rejects.toMatchObject({
+      code: "compile.registered_version_mismatch",
+    });
+  });
+
   it("refuses a run id compiled before for another input", async () => {
     await compileWorkflow(ticketWorkflow({ plan: validTicketLwir() }), ticketInput, { world: temp.world, runId: "run_input" });
     await expect(compileWorkflow(ticketWorkflow({ plan: validTicketLwir() }), { ...ticketInput, ticketId: "T-2" }, { world: temp.world, runId: "run_input" })).rejects.toMatchObject({

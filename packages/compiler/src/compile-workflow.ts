@@ -24,6 +24,7 @@ import {
   CompileInputMismatchError,
   InvalidCompileOptionsError,
   PlannerValidationExhaustedError,
+  RegisteredVersionMismatchError,
   WorkflowInputValidationError,
 } from "./errors/compile-errors.js";
 import type { OrchestrationRequest, OrchestrationRequestedPayload, WorkflowVersionRegisteredPayload } from "./events/compile-event-types.js";
@@ -179,7 +180,13 @@ export async function compileWorkflow(definition: WorkflowDefinition, input: unk
     checkPlannerDrift(events, runId, manifest);
     const recorded = registeredFromLog(events);
     if (recorded !== undefined) {
+      if (!requested || recorded.lock === undefined) {
+        throw new RegisteredVersionMismatchError({ runId, problem: "its log registers a workflow version that was not compiled from a definition (a run of an LWIR document)" });
+      }
       const version = registerWorkflowVersion(recorded.lwir as LwirDocument);
+      if (version.id !== recorded.workflowVersionId) {
+        throw new RegisteredVersionMismatchError({ runId, problem: `the registered LWIR hashes to ${version.id}, not the recorded ${recorded.workflowVersionId}` });
+      }
       return { runId, workflowVersionId: version.id, version: { ...version, workflowDefinitionHash: definitionHash }, lock: recorded.lock, workflowDefinitionHash: definitionHash, snapshot, plannerManifest: manifest, request, fromLog: true };
     }
     if (!requested) {

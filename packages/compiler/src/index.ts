@@ -5,6 +5,7 @@ export {
   CompileInputMismatchError,
   InvalidCompileOptionsError,
   PlannerValidationExhaustedError,
+  RegisteredVersionMismatchError,
   WorkflowInputValidationError,
   WorkflowMissingToolError,
   type CompileFailureCauseCode,

@@ -94,3 +94,14 @@ export class InvalidCompileOptionsError extends LittleWorkflowError {
     super("compile.invalid_options", `compileWorkflow: ${field} ${problem}.`, { details: { field } });
   }
 }
+
+/**
+ * The run's log has a registered version the compiler cannot return: the LWIR no longer hashes to
+ * the recorded id (the log was edited), or the run was not compiled from a definition (a direct
+ * LWIR run).
+ */
+export class RegisteredVersionMismatchError extends LittleWorkflowError {
+  constructor(options: { readonly runId: string; readonly problem: string }) {
+    super("compile.registered_version_mismatch", `Run ${options.runId} cannot be compiled: ${options.problem}. Use a new run id.`, { details: { ...options } });
+  }
+}
