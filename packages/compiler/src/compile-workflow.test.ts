@@ -32,6 +32,9 @@ describe("compileWorkflow", () => {
     expect((error as Error).message).toMatch(/\$\.ticketId/);
     expect((error as Error).message).toMatch(/transcript/);
     expect(await temp.world.listEvents("run_bad_input")).toEqual([]);
+    const notJson = await compileWorkflow(workflow, { ...ticketInput, at: new Date(0) }, { world: temp.world, runId: "run_bad_input" }).catch((caught: unknown) => caught);
+    expect(notJson).toBeInstanceOf(WorkflowInputValidationError);
+    expect((notJson as Error).message).toMatch(/\$\.at/);
   });
 
   it("compiles a fixed plan without any model call and locks it", async () => {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { WorkflowDefinition } from "@little-stack/authoring";
-import { sha256Digest } from "@little-stack/canonical";
+import { CanonicalJsonError, canonicalJson, sha256Digest } from "@little-stack/canonical";
 import {
   CapabilityDriftError,
   harnessEventSinkFromWorld,
@@ -78,6 +78,13 @@ function sessionKeyForAttempt(attempt: number): string {
 }
 
 function validateInput(definition: WorkflowDefinition, input: unknown): void {
+  // The input is stored in the log and hashed: it must be plain JSON before any schema applies.
+  try {
+    canonicalJson(input ?? null);
+  } catch (error) {
+    if (!(error instanceof CanonicalJsonError)) throw error;
+    throw new WorkflowInputValidationError({ workflowId: definition.id, issues: [{ path: error.path, message: error.message }] });
+  }
   const result = createSchemaValidator(definition.inputSchema)(input);
   if (!result.valid) throw new WorkflowInputValidationError({ workflowId: definition.id, issues: result.errors });
 }
