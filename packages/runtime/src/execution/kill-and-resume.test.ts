@@ -68,6 +68,28 @@ describe("kill-mid-loop replay (real child process, SIGKILL)", () => {
   }, 60_000);
 });
 
+describe("one writer per run (real child process)", () => {
+  it("refuses a second process while the first holds the run, and lets it resume once the holder is dead", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "runtime-second-writer-"));
+    const dataDir = join(folder, "data");
+    const logFile = join(folder, "calls.log");
+    const marker = join(folder, "in-visit-1");
+    const holder = spawnKillChild([dataDir, logFile, "run-two-writers", "1", "1", marker]);
+    while (!existsSync(marker)) await sleep(20);
+    const second = spawnKillChild([dataDir, logFile, "run-two-writers", "1"]);
+    const refused = await second.done;
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("world.run_locked");
+    holder.child.kill("SIGKILL");
+    await holder.done;
+    const third = spawnKillChild([dataDir, logFile, "run-two-writers", "1"]);
+    const finished = await third.done;
+    expect(finished.code, finished.stderr).toBe(0);
+    const events = await readEvents(dataDir, "run-two-writers");
+    expect(events.at(-1)!.type).toBe("RunCompleted");
+  }, 60_000);
+});
+
 describe("kill-and-resume at random points (real child processes, SIGKILL)", () => {
   const kills = Number(process.env.RUNTIME_KILL_COUNT ?? 6);
   const harnesses = (process.env.RUNTIME_KILL_HARNESS ?? "default,fake").split(",") as ("default" | "fake")[];
