@@ -86,6 +86,8 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
   const registry = options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry };
   let compiled;
   try {
+    // Stopped before starting: nothing to compile or run.
+    if (deadline.signal.aborted) throw new Error("aborted before the compile started");
     compiled = await compileForRun({
       definition: options.definition,
       input: options.input,

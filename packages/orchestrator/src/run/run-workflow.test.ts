@@ -1,4 +1,6 @@
 import { localWorld, type World } from "@little-stack/local-world";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { RunFailedError } from "@little-stack/runtime";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +8,11 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { candidateReviewPlan, candidateReviewSetup, createReviewerModel } from "../__fixtures__/candidate-review.js";
 import { createFakeModel, createFakePlanner } from "../__fixtures__/fake-model.js";
+import { outerLoopInput } from "../__fixtures__/outer-loop-workflow.js";
 import { runWorkflow } from "./run-workflow.js";
+
+const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+const childFile = fileURLToPath(new URL("../__fixtures__/run-workflow-child.ts", import.meta.url));
 
 let dataDir: string;
 let world: World;
@@ -84,5 +90,43 @@ describe("runWorkflow", () => {
     const { workflow } = candidateReviewSetup({ planner });
     await expect(runWorkflow(workflow, input, { world, tools: {}, runId: "run-no-tool" })).rejects.toThrow(/parsePdf/);
     expect(planner.calls).toBe(0);
+  });
+
+  it("the same runId after a real SIGKILL resumes: planner fast-forwarded, the completed step skipped", async () => {
+    const child = spawn(process.execPath, ["--conditions=@little-stack/source", "--import", "tsx", childFile, dataDir, "run-killed"], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("close", (_code, closeSignal) => resolve(closeSignal)));
+    expect(signal, stderr).toBe("SIGKILL");
+    const planner = createFakePlanner(() => candidateReviewPlan());
+    const reviewer = createReviewerModel();
+    const parseCalls: string[] = [];
+    const { workflow, tools } = candidateReviewSetup({ planner, reviewer, parseCalls });
+    const result = await runWorkflow(workflow, outerLoopInput, { world, tools, runId: "run-killed" });
+    expect(result.output).toEqual({ verdict: "hire", score: 8 });
+    expect(planner.calls).toBe(0);
+    expect(parseCalls).toEqual([]);
+    expect(reviewer.calls).toBe(1);
+    expect(result.events.filter((event) => event.type === "StepCompleted").map((event) => (event.payload as { stepId: string }).stepId)).toEqual(["parse", "review"]);
+    // Both processes' model calls count: planner (first process) and reviewer (this one).
+    expect(result.usage.inputTokens).toBe(100 + 1000);
+  });
+
+  it("a timeout while the planner works fails with timeout; an aborted signal with cancelled", async () => {
+    const hanging = createFakeModel({ provider: "openai.chat", modelId: "gpt-5", respond: (_prompt, call) =>
+        new Promise((_resolve, reject) => {
+          if (call.abortSignal?.aborted === true) reject(new Error("aborted"));
+          call.abortSignal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
+        }),
+    });
+    const { workflow, tools } = candidateReviewSetup({ planner: hanging });
+    const timedOut = (await runWorkflow(workflow, input, { world, tools, runId: "run-timeout", timeout: "50ms" }).catch((caught: unknown) => caught)) as RunFailedError;
+    expect(timedOut).toBeInstanceOf(RunFailedError);
+    expect(timedOut.causeCode).toBe("timeout");
+    const controller = new AbortController();
+    controller.abort();
+    const cancelled = (await runWorkflow(workflow, input, { world, tools, runId: "run-cancelled", signal: controller.signal }).catch((caught: unknown) => caught)) as RunFailedError;
+    expect(cancelled.causeCode).toBe("cancelled");
+    expect(cancelled.result?.status).toBe("failed");
   });
 });
