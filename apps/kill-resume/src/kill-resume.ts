@@ -2,7 +2,7 @@
 // call and a model call each, then a final tool call) in a child process, kills it with SIGKILL
 // while the parallel branches are in flight, resumes it with the same run id, and prints what the
 // resume skipped, what it ran again, and what it ran for the first time.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,7 @@ import { startLittle } from "./little-process.js";
 
 const appDir = fileURLToPath(new URL("../", import.meta.url));
 const dataDir = process.argv[2] ?? mkdtempSync(join(tmpdir(), "little-kill-resume-"));
+mkdirSync(dataDir, { recursive: true });
 const logFile = join(dataDir, "tool-calls.log");
 const modelsFile = join(dataDir, "models.json");
 const runId = `run_killresume${Date.now().toString(16)}`;

@@ -2,7 +2,7 @@
 // `little` CLI, then shows its events and cost report, then runs it again with the same run id to
 // show that a finished run is never executed twice. Offline by default (a scripted model on a
 // loopback server); a real model with OPENAI_API_KEY (and OPENAI_BASE_URL for compatible servers).
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ const appDir = fileURLToPath(new URL("../", import.meta.url));
 const workflowFile = join(appDir, "support-ticket.lwir.json");
 const ticketFile = join(appDir, "ticket.json");
 const dataDir = process.argv[2] ?? mkdtempSync(join(tmpdir(), "little-quickstart-"));
+mkdirSync(dataDir, { recursive: true });
 const modelsFile = join(dataDir, "models.json");
 const runId = `run_quickstart${Date.now().toString(16)}`;
 
