@@ -146,4 +146,23 @@ describe("runOrchestration", () => {
     await expect(runOrchestration({ workflows: [workflow, workflow], orchestrator: { model: createFanOutOrchestrator([]) }, input: {}, world, tools })).rejects.toThrow(/twice/);
     await expect(runOrchestration({ workflows: [workflow], orchestrator: { model: createFanOutOrchestrator([]) }, input: {}, world, tools, maxConcurrentSubRuns: 0 })).rejects.toThrow(/maxConcurrentSubRuns/);
   });
+
+  it("the orchestrator's bash writes the pipeline store (rw) and reads available workflows' stores (ro)", async () => {
+    const { tools, workflow } = classifySetup();
+    const orchestrator = createFakeModel({
+      respond: (prompt) => {
+        const results = toolResults(prompt);
+        if (results.length === 0) return { toolCalls: [{ toolName: "bash", args: { cmd: "echo 'plan once, run many' > /mnt/memory/pipeline/lessons.md && ls /mnt/memory/available-workflows" } }] };
+        if (results.length === 1) return { toolCalls: [{ toolName: "bash", args: { cmd: "echo nope > /mnt/memory/available-workflows/doc.classify/x.md" } }] };
+        return { text: JSON.stringify(results.map((result) => outputValue(result.output))) };
+      },
+    });
+    const result = await runOrchestration({ workflows: [workflow], orchestrator: { model: orchestrator }, input: {}, world, tools, runId: "pipeline-memory" });
+    expect(readFileSync(join(dataDir, "memory", "pipelines", result.pipelineKey, "lessons.md"), "utf8")).toBe("plan once, run many\n");
+    const [written, refused] = JSON.parse(String(result.output)) as { stdout: string; exitCode: number }[];
+    expect(written!.exitCode).toBe(0);
+    expect(written!.stdout).toContain("doc.classify");
+    expect(refused!.exitCode).not.toBe(0);
+    expect(existsSync(join(dataDir, "memory", "workflows", "doc.classify", "x.md"))).toBe(false);
+  });
 });

@@ -195,7 +195,9 @@ export async function runOrchestration(options: RunOrchestrationOptions): Promis
   let output: unknown;
   try {
     const available = await Promise.all([...workflows.values()].map((workflow) => definitionSnapshotOf(workflow.definition, workflow.tools, world)));
-    const result = await harness.run({ kind: "orchestrate", available, input: options.input ?? null }, ctx);
+    const task = { kind: "orchestrate" as const, available, input: options.input ?? null };
+    let result = await harness.run(task, ctx);
+    if (result.kind === "delegate_to_default") result = await workflowHarness.run(task, ctx);
     if (result.kind !== "orchestrate") {
       throw new InvalidOrchestrationOptionsError({ call, field: "orchestrator.harness", problem: `answered the orchestrate task with "${result.kind}"`, fix: "A custom orchestrator harness must return { kind: \"orchestrate\", output }." });
     }
