@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import type { BoundaryViolation } from "./boundary-violation.js";
 import { importSpecifiers, isPathSpecifier, splitBareSpecifier } from "./parse-imports.js";
+import type { TestOnlyTable } from "./graph-table.js";
 import { describeProject, type IndexedProject, isExportedSubpath, type WorkspaceIndex } from "./workspace-index.js";
 
 const workspaceScopes = ["@little-stack/", "@little-stack-apps/", "@little-stack-tooling/"];
@@ -10,18 +11,41 @@ const workspaceScopes = ["@little-stack/", "@little-stack-apps/", "@little-stack
  * package.json, and nothing reaches into another package's files — neither by a relative path
  * leaving the project, nor by a subpath the target does not list in its `exports`.
  */
-export function checkImports(index: WorkspaceIndex): BoundaryViolation[] {
+export function checkImports(index: WorkspaceIndex, testOnly?: TestOnlyTable): BoundaryViolation[] {
   const violations: BoundaryViolation[] = [];
   for (const project of index.projects) {
     const declared = new Set(project.dependencies.map((dependency) => dependency.name));
+    const testOnlyFolders = project.kind === "package" ? (testOnly?.get(project.folder!) ?? []) : [];
     for (const sourceFile of project.sourceFiles) {
       for (const specifier of new Set(importSpecifiers(sourceFile.text))) {
-        const violation = checkSpecifier({ project, declared, index, specifier, file: sourceFile.path });
+        const violation =
+          checkSpecifier({ project, declared, index, specifier, file: sourceFile.path }) ??
+          checkTestOnlyImport({ index, testOnlyFolders, specifier, file: sourceFile.path });
         if (violation !== undefined) violations.push(violation);
       }
     }
   }
   return violations;
+}
+
+const testFilePattern = /(\.test\.ts|\.test-d\.ts)$|\/__fixtures__\//;
+
+/** A package allowed for tests only (`testOnly` in the table) is imported only by test code. */
+function checkTestOnlyImport(options: {
+  index: WorkspaceIndex;
+  testOnlyFolders: readonly string[];
+  specifier: string;
+  file: string;
+}): BoundaryViolation | undefined {
+  const { index, testOnlyFolders, specifier, file } = options;
+  if (testOnlyFolders.length === 0 || isPathSpecifier(specifier) || testFilePattern.test(file)) return undefined;
+  const target = index.byName.get(splitBareSpecifier(specifier).packageName);
+  if (target?.kind !== "package" || !testOnlyFolders.includes(target.folder!)) return undefined;
+  return {
+    rule: "undeclared-import",
+    file,
+    message: `imports ${target.name}, which this package may use from tests only — import it from a *.test.ts file or __fixtures__/, never from shipped code`,
+  };
 }
 
 function checkSpecifier(options: {

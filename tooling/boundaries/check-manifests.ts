@@ -1,5 +1,5 @@
 import type { BoundaryViolation } from "./boundary-violation.js";
-import type { GraphTable } from "./graph-table.js";
+import type { GraphTable, TestOnlyTable } from "./graph-table.js";
 import { isRecord } from "./graph-table.js";
 import type { JsonDocument } from "./repo-description.js";
 import { declaredDependencies, type IndexedProject, type WorkspaceIndex } from "./workspace-index.js";
@@ -11,8 +11,13 @@ const workspaceProtocol = "workspace:";
  * table row allows, nothing depends on an app or on tooling, workspace dependencies use the
  * `workspace:` protocol, and every package is named `@little-stack/<folder>`.
  */
-export function checkProjectManifests(options: { index: WorkspaceIndex; table: GraphTable | undefined; graphFile: string }): BoundaryViolation[] {
-  const { index, table, graphFile } = options;
+export function checkProjectManifests(options: {
+  index: WorkspaceIndex;
+  table: GraphTable | undefined;
+  testOnly?: TestOnlyTable | undefined;
+  graphFile: string;
+}): BoundaryViolation[] {
+  const { index, table, testOnly, graphFile } = options;
   const violations: BoundaryViolation[] = [];
   for (const project of index.projects) {
     const file = project.manifest.path;
@@ -60,7 +65,16 @@ export function checkProjectManifests(options: { index: WorkspaceIndex; table: G
       }
       if (project.kind === "package" && table !== undefined) {
         const allowed = table.get(project.folder!) ?? [];
-        if (!allowed.includes(target.folder!)) {
+        const testOnlyTargets = testOnly?.get(project.folder!) ?? [];
+        const edgeAllowed = allowed.includes(target.folder!);
+        const testOnlyEdge = !edgeAllowed && testOnlyTargets.includes(target.folder!);
+        if (testOnlyEdge && dependency.section !== "devDependencies") {
+          violations.push({
+            rule: "dependency-not-allowed",
+            file,
+            message: `${where} in ${dependency.section}, but row "${project.folder}" of ${graphFile} allows it for tests only — move it to devDependencies`,
+          });
+        } else if (!edgeAllowed && !testOnlyEdge) {
           violations.push({
             rule: "dependency-not-allowed",
             file,

@@ -12,14 +12,14 @@ import { indexWorkspace, type WorkspaceIndex } from "./workspace-index.js";
  * tooling/package-graph.json, as one violation per problem. Pure: reads nothing but `repo`.
  */
 export function checkRepo(repo: RepoDescription): BoundaryViolation[] {
-  const { table, violations: tableViolations } = readGraphTable(repo.graph, repo.packageFolders);
+  const { table, testOnly, violations: tableViolations } = readGraphTable(repo.graph, repo.packageFolders);
   const { index, violations: indexViolations } = indexWorkspace(repo);
   return [
     ...tableViolations,
     ...indexViolations,
-    ...checkProjectManifests({ index, table, graphFile: repo.graph.path }),
+    ...checkProjectManifests({ index, table, testOnly, graphFile: repo.graph.path }),
     ...checkTsconfigReferences(index),
-    ...checkImports(index),
+    ...checkImports(index, testOnly),
     ...checkRootManifest({ rootManifest: repo.rootManifest, index }),
     ...checkDependencyCycles(index),
   ];

@@ -5,9 +5,17 @@ import type { JsonDocument } from "./repo-description.js";
 /** Package folder name → the package folders it may import. */
 export type GraphTable = ReadonlyMap<string, readonly string[]>;
 
+/**
+ * Package folder → the packages it may use from its tests only (`testOnly` in the table): as
+ * devDependencies, imported from `*.test.ts`, `*.test-d.ts` and `__fixtures__/` files. This lets a
+ * package above `testing` use the shared scripted models and loopback server instead of copies.
+ */
+export type TestOnlyTable = ReadonlyMap<string, readonly string[]>;
+
 export type GraphTableReading = {
   /** Absent when the file is unusable; the other checks that need it are then skipped. */
   readonly table?: GraphTable;
+  readonly testOnly?: TestOnlyTable;
   readonly violations: readonly BoundaryViolation[];
 };
 
@@ -27,20 +35,32 @@ export function readGraphTable(document: JsonDocument, packageFolders: readonly 
 
   const violations: BoundaryViolation[] = [];
   const table = new Map<string, string[]>();
+  const testOnly = new Map<string, string[]>();
   for (const [folder, row] of Object.entries(packages)) {
     const allowed = isRecord(row) ? row["allowed"] : undefined;
-    if (!Array.isArray(allowed) || !allowed.every((entry) => typeof entry === "string")) {
+    if (!isStringList(allowed)) {
       violations.push(violation(`row "${folder}" needs "allowed": an array of package folder names (${shapeHint})`));
       table.set(folder, []);
       continue;
     }
-    table.set(folder, [...new Set(allowed as string[])]);
+    table.set(folder, [...new Set(allowed)]);
+    const testOnlyEntries = isRecord(row) ? (row["testOnly"] ?? []) : [];
+    if (!isStringList(testOnlyEntries)) {
+      violations.push(violation(`row "${folder}" has "testOnly" that is not an array of package folder names — fix it or remove it`));
+      continue;
+    }
+    testOnly.set(folder, [...new Set(testOnlyEntries)]);
   }
 
   for (const [folder, allowed] of table) {
     for (const target of allowed) {
       if (target === folder) violations.push(violation(`row "${folder}" allows itself — remove "${target}" from its allowed list`));
       else if (!table.has(target)) violations.push(violation(`row "${folder}" allows "${target}", which has no row — remove it or add a row for packages/${target}`));
+    }
+    for (const target of testOnly.get(folder) ?? []) {
+      if (target === folder || !table.has(target) || allowed.includes(target)) {
+        violations.push(violation(`row "${folder}" lists "${target}" in testOnly, but it is the package itself, has no row, or is already allowed — remove it from testOnly`));
+      }
     }
   }
 
@@ -52,11 +72,22 @@ export function readGraphTable(document: JsonDocument, packageFolders: readonly 
     if (!folders.has(folder)) violations.push(violation(`row "${folder}" has no folder packages/${folder} — remove the row or create the package`));
   }
 
-  const edges = new Map([...table].map(([folder, allowed]) => [folder, allowed.filter((target) => target !== folder && table.has(target))]));
+  // Test-only edges are real build edges (tsconfig references, devDependencies): they must keep
+  // the graph acyclic too.
+  const edges = new Map(
+    [...table].map(([folder, allowed]) => [
+      folder,
+      [...allowed, ...(testOnly.get(folder) ?? [])].filter((target) => target !== folder && table.has(target)),
+    ]),
+  );
   for (const cycle of findCycles(edges)) {
     violations.push(violation(`the allowed edges form a cycle ${cycle.join(" → ")} — remove one of these edges so the graph stays layered`, "cycle"));
   }
-  return { table, violations };
+  return { table, testOnly, violations };
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((entry) => typeof entry === "string");
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
