@@ -8,9 +8,9 @@ import { runDemo } from "./run-demo.js";
 const dataDir = mkdtempSync(join(tmpdir(), "quickstart-test-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-describe("the quickstart demo (pnpm --filter @little-stack-apps/quickstart run demo)", () => {
+describe("the little run demo (pnpm --filter @little-stack-apps/quickstart run little-run)", () => {
   it("runs the support-ticket workflow offline, shows events and the report, and the second run calls no model", async () => {
-    const result = await runDemo(fileURLToPath(new URL("./quickstart.ts", import.meta.url)), [dataDir]);
+    const result = await runDemo(fileURLToPath(new URL("./little-run-demo.ts", import.meta.url)), [dataDir]);
     expect(result.stderr).not.toContain("quickstart failed");
     expect(result.exitCode).toBe(0);
     const out = result.stdout;

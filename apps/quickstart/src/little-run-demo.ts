@@ -1,4 +1,4 @@
-// The quickstart demo: runs seed 001's support-ticket workflow (support-ticket.lwir.json) with the
+// The `little run` demo: runs seed 001's support-ticket workflow (support-ticket.lwir.json) with the
 // `little` CLI, then shows its events and cost report, then runs it again with the same run id to
 // show that a finished run is never executed twice. Offline by default (a scripted model on a
 // loopback server); a real model with OPENAI_API_KEY (and OPENAI_BASE_URL for compatible servers).

@@ -42,8 +42,36 @@ export function usageReport(state: RunState): UsageReport {
       unpricedCalls: step.usage.unpricedCalls,
     };
   });
-  const modelCalls = steps.reduce((sum, step) => sum + step.modelCalls, 0);
-  return { runId: state.runId, status: state.status, steps, totals: { ...state.usage, modelCalls } };
+  const modelCalls = state.usage.pricedCalls + state.usage.unpricedCalls;
+  const outside = outsideSteps(state.usage, steps);
+  return { runId: state.runId, status: state.status, steps: outside === undefined ? steps : [...steps, outside], totals: { ...state.usage, modelCalls } };
+}
+
+/** The name of the row for model calls no step made: the planner's session in a runWorkflow run. */
+export const outsideStepsRow = "(outside steps)";
+
+/**
+ * Model calls of the run that belong to no step (the planner's, when runWorkflow compiled the
+ * workflow inside the run), as the run totals minus the steps' sums; undefined when there are none.
+ */
+function outsideSteps(totals: UsageTotals, steps: readonly StepUsageRow[]): StepUsageRow | undefined {
+  const sum = (pick: (step: StepUsageRow) => number): number => steps.reduce((total, step) => total + pick(step), 0);
+  const modelCalls = totals.pricedCalls + totals.unpricedCalls - sum((step) => step.modelCalls);
+  if (modelCalls <= 0) return undefined;
+  const unpricedCalls = totals.unpricedCalls - sum((step) => step.unpricedCalls);
+  const pricedStepCost = sum((step) => step.costUsd ?? 0);
+  const costUsd = totals.costUsd === null || totals.pricedCalls - (sum((step) => step.modelCalls) - sum((step) => step.unpricedCalls)) <= 0 ? null : totals.costUsd - pricedStepCost;
+  return {
+    stepPath: outsideStepsRow,
+    model: null,
+    modelCalls,
+    inputTokens: totals.inputTokens - sum((step) => step.inputTokens),
+    cachedInputTokens: totals.cachedInputTokens - sum((step) => step.cachedInputTokens),
+    outputTokens: totals.outputTokens - sum((step) => step.outputTokens),
+    reasoningTokens: totals.reasoningTokens - sum((step) => step.reasoningTokens),
+    costUsd,
+    unpricedCalls,
+  };
 }
 
 /** Step id → the model slot its model calls use (ai.generate's model, else its fixer's). */
