@@ -9,6 +9,17 @@ import { formatJsonPath, type JsonPathSegment } from "./json-path.js";
  * way `JSON.stringify` would.
  */
 export function canonicalJson(value: unknown): string {
+  // Fast path for plain JSON (the overwhelming case: event payloads, prompts, LWIR documents): no
+  // path stack, no cycle set. At the first value that needs judgement it gives up, and the careful
+  // walk below re-runs to produce the exact error with its JSONPath.
+  try {
+    const text = writePlain(value, 0);
+    // JSON.stringify escapes a lone surrogate as \udXXX instead of failing; the careful walk
+    // rejects it (a rare false positive, an escaped backslash before "ud8…", only costs time).
+    if (!lonelySurrogateEscape.test(text)) return text;
+  } catch (error) {
+    if (error !== notPlain) throw error;
+  }
   return write(value, [], new Set());
 }
 
@@ -17,6 +28,69 @@ export function canonicalJson(value: unknown): string {
  * no real document nests this deep, and a RangeError would not say where the problem is.
  */
 export const maxCanonicalJsonDepth = 1000;
+
+const lonelySurrogateEscape = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+/** Thrown by the fast path (and caught above) at the first value that needs the careful walk. */
+const notPlain: unique symbol = Symbol("not plain JSON");
+
+// Object keys repeat across documents ("type", "id", "needs" …): their quoted form is cached, up
+// to a bound so data with ever-new keys cannot grow it without limit.
+const quotedKeys = new Map<string, string>();
+const quotedKeyLimit = 10_000;
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(key)}:`;
+    if (quotedKeys.size < quotedKeyLimit) quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
+// Depth doubles as the cycle guard: a cycle nests forever, so it trips the limit and the careful
+// walk then names it.
+function writePlain(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "number":
+      if (!Number.isFinite(value)) throw notPlain;
+      return value === 0 ? "0" : String(value);
+    case "object":
+      break;
+    default:
+      throw notPlain;
+  }
+  if (value === null) return "null";
+  if (depth >= maxCanonicalJsonDepth) throw notPlain;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) throw notPlain;
+    let text = "[";
+    for (let index = 0; index < value.length; index += 1) {
+      if (!(index in value)) throw notPlain;
+      if (index > 0) text += ",";
+      text += writePlain(value[index], depth + 1);
+    }
+    return `${text}]`;
+  }
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) throw notPlain;
+  if (Object.getOwnPropertySymbols(value).length > 0) throw notPlain;
+  const record = value as Record<string, unknown>;
+  // The default sort compares UTF-16 code units, which is exactly the JCS key order.
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let text = "{";
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    if (index > 0) text += ",";
+    text += quotedKey(key) + writePlain(record[key], depth + 1);
+  }
+  return `${text}}`;
+}
 
 function fail(path: readonly JsonPathSegment[], problem: string): never {
   throw new CanonicalJsonError(formatJsonPath(path), problem);

@@ -1,5 +1,4 @@
-import { idFromDigest, sha256Hex } from "@little-stack/canonical";
-import { fastCanonicalJson } from "./fast-canonical-json.js";
+import { canonicalJson, idFromDigest, sha256Hex } from "@little-stack/canonical";
 import type { HarnessEventEnvelope } from "./harness-event-types.js";
 
 /**
@@ -16,11 +15,11 @@ export function createEventEnvelope(options: {
   readonly recordedAt?: Date;
 }): HarnessEventEnvelope {
   const { runId, sequence, type } = options;
-  const payloadJson = fastCanonicalJson(options.payload);
+  const payloadJson = canonicalJson(options.payload);
   if (!Number.isSafeInteger(sequence)) throw new RangeError(`Event sequence must be an integer, got ${String(sequence)}.`);
   // The canonical JSON of { payload, runId, sequence, type }: keys in sorted order, the payload's
   // canonical text spliced in rather than serialized a second time.
-  const identity = `{"payload":${payloadJson},"runId":${fastCanonicalJson(runId)},"sequence":${sequence},"type":${fastCanonicalJson(type)}}`;
+  const identity = `{"payload":${payloadJson},"runId":${canonicalJson(runId)},"sequence":${sequence},"type":${canonicalJson(type)}}`;
   return {
     eventId: idFromDigest("evt", `sha256:${sha256Hex(identity)}`),
     runId,

@@ -1,4 +1,4 @@
-import { CanonicalJsonError, sha256Digest } from "@little-stack/canonical";
+import { canonicalJson, CanonicalJsonError, sha256Digest } from "@little-stack/canonical";
 import { harnessRoles, harnessTaskKinds } from "../contract/harness.js";
 import {
   CostOnEventError,
@@ -13,7 +13,6 @@ import {
   UnknownHarnessEventTypeError,
 } from "../errors/harness-event-errors.js";
 import { harnessEventTypes, type HarnessEvent, type HarnessEventType, type ModelRequest } from "./harness-event-types.js";
-import { fastCanonicalJson } from "./fast-canonical-json.js";
 import { hashModelRequest } from "./hash-model-request.js";
 
 type Json = Record<string, unknown>;
@@ -283,7 +282,7 @@ class FieldChecker {
   json(payload: Json): void {
     try {
       // Same verdict and errors as canonicalJson (it falls back to it), faster on plain JSON.
-      fastCanonicalJson(payload);
+      canonicalJson(payload);
     } catch (error) {
       if (error instanceof CanonicalJsonError) {
         throw new HarnessEventNotJsonError({ eventType: this.eventType, path: error.path.replace(/^\$/, "$.payload"), problem: error.message });
