@@ -40,11 +40,11 @@ export function scriptedOrchestrator(documents: readonly Document[]): MockLangua
       const results = toolResults(prompt);
       const plan = results.find((result) => result.toolName === "plan_workflow")?.value as { workflowVersionId: string } | undefined;
       if (plan === undefined) return answer("Planning doc.classify once.", [{ toolName: "plan_workflow", args: { workflowId: "doc.classify", input: documents[0] } }]);
-      const runs = results.filter((result) => result.toolName === "run_workflow").map((result) => result.value as { status: string; summary: string });
+      const runs = results.filter((result) => result.toolName === "run_workflow").map((result) => result.value as { status: string; outputSummary: string });
       if (runs.length === 0) return answer(undefined, documents.map((document) => ({ toolName: "run_workflow", args: { workflowVersionId: plan.workflowVersionId, input: document } })));
       const tally: Record<string, number> = {};
       for (const run of runs) {
-        const label = run.status === "completed" ? (JSON.parse(run.summary) as { label: string }).label : "failed";
+        const label = run.status === "completed" ? (JSON.parse(run.outputSummary) as { label: string }).label : "failed";
         tally[label] = (tally[label] ?? 0) + 1;
       }
       return answer(JSON.stringify({ classified: runs.length, tally }), []);

@@ -19,7 +19,8 @@ export type RunWorkflowToolResult = {
   readonly status: "completed" | "failed";
   readonly outputRef?: string;
   readonly outputPath?: string;
-  readonly summary: string;
+  /** Seed 000's name: the output cut short (or the failure), for the model. */
+  readonly outputSummary: string;
   readonly causeCode?: string;
 };
 
@@ -131,7 +132,7 @@ export function createOrchestratorTools(context: PipelineContext): ToolSet {
       },
     }),
     run_workflow: tool({
-      description: "Run a planned workflow version (from plan_workflow) on an input. Returns { runId, status, outputRef, outputPath, summary }: read the full output from outputPath with bash. Call it several times in one turn to run inputs in parallel.",
+      description: "Run a planned workflow version (from plan_workflow) on an input. Returns { runId, status, outputRef, outputPath, outputSummary }: read the full output from outputPath with bash. Call it several times in one turn to run inputs in parallel.",
       inputSchema: workflowInputSchema("workflowVersionId", "A workflowVersionId returned by plan_workflow."),
       execute: async (args, { toolCallId }): Promise<RunWorkflowToolResult> => {
         const planned = await plannedVersion(context, String(args.workflowVersionId));
@@ -161,11 +162,11 @@ export function createOrchestratorTools(context: PipelineContext): ToolSet {
               status: "completed",
               ...(outputRef === undefined ? {} : { outputRef }),
               outputPath: await writeOutputFile(context, runId, result.output),
-              summary: summarizeOutput(result.output),
+              outputSummary: summarizeOutput(result.output),
             };
           } catch (error) {
             if (!(error instanceof RunFailedError) || error.causeCode === "cancelled" || error.causeCode === "timeout") throw error;
-            return { runId, workflowVersionId: planned.workflowVersion.id, status: "failed", causeCode: error.causeCode, summary: failedSummary(error) };
+            return { runId, workflowVersionId: planned.workflowVersion.id, status: "failed", causeCode: error.causeCode, outputSummary: failedSummary(error) };
           }
         });
       },

@@ -74,7 +74,7 @@ describe("runOrchestration", () => {
     expect(labels.map((label) => label.documentId).sort()).toEqual(items.map((item) => item.documentId));
   });
 
-  it("gives the model compact results: runId, outputRef, outputPath (readable in the pipeline scratch), summary, status", async () => {
+  it("gives the model compact results: runId, outputRef, outputPath (readable in the pipeline scratch), outputSummary, status", async () => {
     const items = documents(2);
     const { tools, workflow } = classifySetup();
     const orchestrator = createFanOutOrchestrator(items);
@@ -83,11 +83,11 @@ describe("runOrchestration", () => {
     const runs = toolResults(finalPrompt).filter((entry) => entry.toolName === "run_workflow").map((entry) => outputValue(entry.output) as Record<string, unknown>);
     expect(runs).toHaveLength(2);
     for (const run of runs) {
-      expect(Object.keys(run).sort()).toEqual(["outputPath", "outputRef", "runId", "status", "summary", "workflowVersionId"]);
+      expect(Object.keys(run).sort()).toEqual(["outputPath", "outputRef", "outputSummary", "runId", "status", "workflowVersionId"]);
       expect(run.status).toBe("completed");
       expect(String(run.outputPath)).toMatch(/^\/mnt\/scratch\/own\/outputs\/run_[0-9a-f]{16}\.json$/);
       const hostPath = join(dataDir, "runs", "pipeline-compact", "scratch", String(run.outputPath).slice("/mnt/scratch/own/".length));
-      expect(JSON.parse(readFileSync(hostPath, "utf8"))).toEqual(JSON.parse(String(run.summary)));
+      expect(JSON.parse(readFileSync(hostPath, "utf8"))).toEqual(JSON.parse(String(run.outputSummary)));
     }
     expect(result.subRuns.map((subRun) => subRun.runId).sort()).toEqual(runs.map((run) => String(run.runId)).sort());
     // The pipeline memory store exists, keyed by pipelineKey.
