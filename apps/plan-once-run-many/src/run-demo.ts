@@ -8,6 +8,8 @@ export type DemoOptions = {
   readonly documents: number;
   readonly maxConcurrentSubRuns: number;
   readonly onClassified?: (documentId: string) => void;
+  /** How long the classifier tool takes per document (default 20 ms). */
+  readonly delayMs?: number;
 };
 
 export type DemoSummary = {
@@ -27,7 +29,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const world = localWorld({ dataDir: options.dataDir, maxConcurrentSteps: 16 });
   try {
     const documents = sampleDocuments(options.documents);
-    const { tools, workflow } = classifyWorkflow({ ...(options.onClassified === undefined ? {} : { onClassified: options.onClassified }) });
+    const { tools, workflow } = classifyWorkflow({ ...(options.onClassified === undefined ? {} : { onClassified: options.onClassified }), ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }) });
     const result = await runOrchestration({
       workflows: [workflow],
       orchestrator: { model: scriptedOrchestrator(documents), system: "Classify every document: plan the classifier once, then run it on each document." },
