@@ -2,13 +2,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { defineWorkflow, model, skill } from "@little-stack/authoring";
+import { startLoopbackOpenAIServer, type LoopbackOpenAIServer, type ScriptedUsage } from "@little-stack/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startLoopbackChatServer, type LoopbackChatServer } from "./__fixtures__/loopback-chat-server.js";
 import { executionModel, inputSchema, lookupTool, outputSchema, submit, tempWorld, ticketInput, validTicketLwir, type TempWorld } from "./__fixtures__/ticket-workflow.js";
 import { compileWorkflow } from "./compile-workflow.js";
 
 let temp: TempWorld;
-let server: LoopbackChatServer | undefined;
+let server: LoopbackOpenAIServer | undefined;
 beforeEach(async () => {
   temp = await tempWorld();
 });
@@ -17,6 +17,8 @@ afterEach(async () => {
   await temp.close();
 });
 
+// Usage with prompt-cache hits, so the test sees cached tokens go from the wire into the events.
+const usage: ScriptedUsage = { inputTokens: 120, outputTokens: 30, cachedInputTokens: 20 };
 const codeBody = "export async function run({ input }) {\n  return { length: input.transcript.length };\n}\n";
 
 describe("compileWorkflow over real HTTP", () => {
@@ -24,11 +26,13 @@ describe("compileWorkflow over real HTTP", () => {
     const skillDir = join(temp.dataDir, "skill-src", "ticket-triage");
     await mkdir(skillDir, { recursive: true });
     await writeFile(join(skillDir, "SKILL.md"), "---\nname: ticket-triage\ndescription: How to grade ticket severity.\n---\nCrashes on login are high severity.\n");
-    server = await startLoopbackChatServer([
-      { toolCalls: [{ toolName: "bash", args: { cmd: `cat > score.js <<'EOF'\n${codeBody}EOF\ngrep -c "export async function run" score.js && ls` } }] },
-      { toolCalls: [{ toolName: "bash", args: { cmd: "cat .agents/skills/ticket-triage/SKILL.md" } }] },
-      submit(validTicketLwir()),
-    ]);
+    server = await startLoopbackOpenAIServer({
+      script: [
+        { toolCalls: [{ toolName: "bash", args: { cmd: `cat > score.js <<'EOF'\n${codeBody}EOF\ngrep -c "export async function run" score.js && ls` } }], usage },
+        { toolCalls: [{ toolName: "bash", args: { cmd: "cat .agents/skills/ticket-triage/SKILL.md" } }], usage },
+        { ...submit(validTicketLwir()), usage },
+      ],
+    });
     const provider = createOpenAICompatible({ name: "loopback", baseURL: server.baseURL, apiKey: "test-key" });
     const workflow = defineWorkflow({
       id: "support.summarize-ticket",
@@ -40,16 +44,18 @@ describe("compileWorkflow over real HTTP", () => {
     });
     const compiled = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_http" });
     expect(compiled.version.lwir).toEqual(validTicketLwir());
-    expect(server.requests).toHaveLength(3);
+    expect(server.requestCount).toBe(3);
+    // The compiler's planner asks for whole answers, not streams.
+    expect(server.requests.map((request) => request.stream)).toEqual([false, false, false]);
 
-    const system = (server.requests[0]!.messages as { role: string; content: string }[])[0]!;
+    const system = (server.requests[0]!.body.messages as { role: string; content: string }[])[0]!;
     expect(system.role).toBe("system");
     expect(system.content).toContain("You design support-ticket workflows.");
     expect(system.content).toContain("ticket-triage: How to grade ticket severity.");
     expect(system.content).toContain("/mnt/scratch/own/ (rw)");
     expect(system.content).toContain("lookupCustomer: Look up a customer by ticket id.");
     // The planner may call bash and submit_workflow; the workflow's own tools are described, not callable.
-    const offered = (server.requests[0]!.tools as { function: { name: string } }[]).map((entry) => entry.function.name).sort();
+    const offered = (server.requests[0]!.body.tools as { function: { name: string } }[]).map((entry) => entry.function.name).sort();
     expect(offered).toEqual(["bash", "submit_workflow"]);
 
     const events = await temp.world.listEvents("run_http");

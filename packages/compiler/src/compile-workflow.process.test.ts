@@ -1,6 +1,6 @@
 import { registerWorkflowVersion } from "@little-stack/lwir";
+import { createScriptedModel } from "@little-stack/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scriptedPlannerModel } from "./__fixtures__/scripted-planner-model.js";
 import { spawnCompileChild } from "./__fixtures__/spawn-compile-child.js";
 import { submit, tempWorld, ticketInput, ticketWorkflow, validTicketLwir, type TempWorld } from "./__fixtures__/ticket-workflow.js";
 import { compileWorkflow } from "./compile-workflow.js";
@@ -22,7 +22,7 @@ describe("compileWorkflow across processes", () => {
     expect(fromChild.modelCalls).toBe(2);
     const other = await tempWorld();
     try {
-      const planner = scriptedPlannerModel([{ toolCalls: [{ toolName: "bash", args: { cmd: "echo drafting > draft.txt" } }] }, submit(validTicketLwir())]);
+      const planner = createScriptedModel({ script: [{ toolCalls: [{ toolName: "bash", args: { cmd: "echo drafting > draft.txt" } }] }, submit(validTicketLwir())] });
       const here = await compileWorkflow(ticketWorkflow({ plannerModel: planner }), ticketInput, { world: other.world, runId: "run_here" });
       expect(here.workflowVersionId).toBe(fromChild.workflowVersionId);
       expect(here.workflowDefinitionHash).toBe(fromChild.workflowDefinitionHash);
@@ -38,9 +38,9 @@ describe("compileWorkflow across processes", () => {
     expect(before).toContain("harness.session.completed");
     expect(before).not.toContain("WorkflowVersionRegistered");
     // The dead process's run lock is recovered; the planner session is answered from the log.
-    const silent = scriptedPlannerModel([]);
+    const silent = createScriptedModel({ script: [] });
     const compiled = await compileWorkflow(ticketWorkflow({ plannerModel: silent }), ticketInput, { world: temp.world, runId: "run_killed" });
-    expect(silent.calls).toHaveLength(0);
+    expect(silent.callCount).toBe(0);
     expect(compiled.workflowVersionId).toBe(registerWorkflowVersion(validTicketLwir()).id);
     const after = (await temp.world.listEvents("run_killed")).map((event) => event.type);
     expect(after.filter((type) => type === "harness.model.called")).toHaveLength(2);

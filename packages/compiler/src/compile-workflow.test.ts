@@ -1,8 +1,9 @@
 import { LittleWorkflowError } from "@little-stack/canonical";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Harness } from "@little-stack/harness";
 import type { EventEnvelope } from "@little-stack/local-world";
+import { createScriptedModel } from "@little-stack/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scriptedPlannerModel } from "./__fixtures__/scripted-planner-model.js";
 import { lwirWithThreeMistakes, submit, tempWorld, ticketInput, ticketWorkflow, validTicketLwir, type TempWorld } from "./__fixtures__/ticket-workflow.js";
 import { compileWorkflow } from "./compile-workflow.js";
 import { PlannerValidationExhaustedError, WorkflowInputValidationError } from "./errors/compile-errors.js";
@@ -65,12 +66,12 @@ describe("compileWorkflow", () => {
   });
 
   it("feeds three distinct mistakes back to the planner, which repairs them: both revisions are in the log", async () => {
-    const planner = scriptedPlannerModel([submit(lwirWithThreeMistakes()), submit(validTicketLwir())]);
+    const planner = createScriptedModel({ script: [submit(lwirWithThreeMistakes()), submit(validTicketLwir())] });
     const workflow = ticketWorkflow({ plannerModel: planner });
     const compiled = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_repair" });
-    expect(planner.calls).toHaveLength(2);
+    expect(planner.callCount).toBe(2);
     // The second call's prompt carries the findings of the first submission.
-    const secondPrompt = JSON.stringify(planner.calls[1]!.prompt);
+    const secondPrompt = JSON.stringify(planner.callOptions[1]!.prompt);
     for (const code of ["binding.workflow_name_mismatch", "binding.model_disallowed", "binding.tool_disallowed"]) expect(secondPrompt).toContain(code);
     const events = await temp.world.listEvents("run_repair");
     expect(compileTypes(events)).toEqual(["OrchestrationRequested", "WorkflowValidationFailed", "WorkflowValidationSucceeded", "WorkflowVersionRegistered"]);
@@ -87,14 +88,14 @@ describe("compileWorkflow", () => {
   });
 
   it("fails with planner_validation_exhausted after exactly maxWorkflowRevisions, with every revision's findings", async () => {
-    const planner = scriptedPlannerModel([submit(lwirWithThreeMistakes()), submit({ ...validTicketLwir(), steps: [] }), submit(lwirWithThreeMistakes()), submit(validTicketLwir())]);
+    const planner = createScriptedModel({ script: [submit(lwirWithThreeMistakes()), submit({ ...validTicketLwir(), steps: [] }), submit(lwirWithThreeMistakes()), submit(validTicketLwir())] });
     const workflow = ticketWorkflow({ plannerModel: planner });
     const error = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_exhausted" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PlannerValidationExhaustedError);
     const exhausted = error as PlannerValidationExhaustedError;
     expect(exhausted.code).toBe("planner_validation_exhausted");
     expect(exhausted.causeCode).toBe("planner_validation_exhausted");
-    expect(planner.calls).toHaveLength(3);
+    expect(planner.callCount).toBe(3);
     expect(exhausted.revisions.map((revision) => revision.revision)).toEqual([1, 2, 3]);
     expect(exhausted.revisions[1]!.findings.map((finding) => finding.path)).toContain("$.steps");
     expect(exhausted.message).toMatch(/all 3 workflow revision/);
@@ -104,10 +105,10 @@ describe("compileWorkflow", () => {
   });
 
   it("compiling the same run again returns the registered version with zero model calls", async () => {
-    const first = await compileWorkflow(ticketWorkflow({ plannerModel: scriptedPlannerModel([submit(validTicketLwir())]) }), ticketInput, { world: temp.world, runId: "run_memo" });
-    const silent = scriptedPlannerModel([]);
+    const first = await compileWorkflow(ticketWorkflow({ plannerModel: createScriptedModel({ script: [submit(validTicketLwir())] }) }), ticketInput, { world: temp.world, runId: "run_memo" });
+    const silent = createScriptedModel({ script: [] });
     const again = await compileWorkflow(ticketWorkflow({ plannerModel: silent }), ticketInput, { world: temp.world, runId: "run_memo" });
-    expect(silent.calls).toHaveLength(0);
+    expect(silent.callCount).toBe(0);
     expect(again.fromLog).toBe(true);
     expect(again.workflowVersionId).toBe(first.workflowVersionId);
     expect(again.lock).toEqual(first.lock);
@@ -116,19 +117,27 @@ describe("compileWorkflow", () => {
 
   it("a second compile of an interrupted planner session replays the recorded turns and calls the model only for the rest", async () => {
     const controller = new AbortController();
-    const interrupted = scriptedPlannerModel([submit(lwirWithThreeMistakes())]);
-    const wrapped = { ...interrupted, doGenerate: async (params: Parameters<typeof interrupted.doGenerate>[0]) => {
-      if (interrupted.calls.length >= 1) {
-        controller.abort();
-        throw new Error("process killed");
-      }
-      return interrupted.doGenerate(params);
-    } };
-    await expect(compileWorkflow(ticketWorkflow({ plannerModel: wrapped as typeof interrupted }), ticketInput, { world: temp.world, runId: "run_resume", abortSignal: controller.signal })).rejects.toThrow();
+    const interrupted = createScriptedModel({ script: [submit(lwirWithThreeMistakes())] });
+    // The second model call "kills the process": it aborts the compile instead of answering.
+    const wrapped: LanguageModelV3 = {
+      specificationVersion: "v3",
+      provider: interrupted.provider,
+      modelId: interrupted.modelId,
+      supportedUrls: {},
+      doStream: (params) => interrupted.doStream(params),
+      doGenerate: async (params) => {
+        if (interrupted.callCount >= 1) {
+          controller.abort();
+          throw new Error("process killed");
+        }
+        return interrupted.doGenerate(params);
+      },
+    };
+    await expect(compileWorkflow(ticketWorkflow({ plannerModel: wrapped }), ticketInput, { world: temp.world, runId: "run_resume", abortSignal: controller.signal })).rejects.toThrow();
     expect(types(await temp.world.listEvents("run_resume"))).not.toContain("harness.session.failed");
-    const rest = scriptedPlannerModel([submit(validTicketLwir())]);
+    const rest = createScriptedModel({ script: [submit(validTicketLwir())] });
     const compiled = await compileWorkflow(ticketWorkflow({ plannerModel: rest }), ticketInput, { world: temp.world, runId: "run_resume" });
-    expect(rest.calls).toHaveLength(1);
+    expect(rest.callCount).toBe(1);
     expect(compiled.version.lwir).toEqual(validTicketLwir());
     const events = await temp.world.listEvents("run_resume");
     expect(types(events).filter((type) => type === "OrchestrationRequested")).toHaveLength(1);
@@ -143,7 +152,7 @@ describe("compileWorkflow", () => {
         return { kind: "plan" as const, lwir: seen.length === 1 ? lwirWithThreeMistakes() : validTicketLwir() };
       },
     };
-    const workflow = ticketWorkflow({ plannerModel: scriptedPlannerModel([]), harness });
+    const workflow = ticketWorkflow({ plannerModel: createScriptedModel({ script: [] }), harness });
     const compiled = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_custom" });
     expect(seen[0]).toEqual([]);
     expect((seen[1] as { code: string }[]).map((finding) => finding.code)).toContain("binding.workflow_name_mismatch");
@@ -153,7 +162,7 @@ describe("compileWorkflow", () => {
   });
 
   it("a planner that stops without submitting fails with planner_validation_exhausted (not_submitted)", async () => {
-    const planner = scriptedPlannerModel([submit(lwirWithThreeMistakes()), { text: "I give up." }]);
+    const planner = createScriptedModel({ script: [submit(lwirWithThreeMistakes()), { text: "I give up." }] });
     const error = await compileWorkflow(ticketWorkflow({ plannerModel: planner }), ticketInput, { world: temp.world, runId: "run_quiet" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PlannerValidationExhaustedError);
     expect((error as PlannerValidationExhaustedError).details).toMatchObject({ reason: "not_submitted" });
@@ -163,9 +172,9 @@ describe("compileWorkflow", () => {
 
   it("a planner harness that delegates the plan task gets the default workflowHarness", async () => {
     const harness: Harness = { run: async () => ({ kind: "delegate_to_default" }) };
-    const planner = scriptedPlannerModel([submit(validTicketLwir())]);
+    const planner = createScriptedModel({ script: [submit(validTicketLwir())] });
     const compiled = await compileWorkflow(ticketWorkflow({ plannerModel: planner, harness }), ticketInput, { world: temp.world, runId: "run_delegate" });
-    expect(planner.calls).toHaveLength(1);
+    expect(planner.callCount).toBe(1);
     expect(compiled.version.lwir).toEqual(validTicketLwir());
     expect(compiled.plannerManifest.harnessId).toBe("custom");
   });

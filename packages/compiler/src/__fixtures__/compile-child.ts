@@ -3,8 +3,8 @@
 //   mode "kill-after-plan": the planner session completes, then the process SIGKILLs itself before the version is registered.
 import { workflowHarness, type Harness } from "@little-stack/harness";
 import { localWorld } from "@little-stack/local-world";
+import { createScriptedModel } from "@little-stack/testing";
 import { compileWorkflow } from "../compile-workflow.js";
-import { scriptedPlannerModel } from "./scripted-planner-model.js";
 import { submit, ticketInput, ticketWorkflow, validTicketLwir } from "./ticket-workflow.js";
 
 const [dataDir, runId, mode] = process.argv.slice(2);
@@ -21,8 +21,8 @@ const killer: Harness & { readonly id: string } = {
 };
 
 const world = localWorld({ dataDir });
-const planner = scriptedPlannerModel([{ toolCalls: [{ toolName: "bash", args: { cmd: "echo drafting > draft.txt" } }] }, submit(validTicketLwir())]);
+const planner = createScriptedModel({ script: [{ toolCalls: [{ toolName: "bash", args: { cmd: "echo drafting > draft.txt" } }] }, submit(validTicketLwir())] });
 const workflow = ticketWorkflow({ plannerModel: planner, ...(mode === "kill-after-plan" ? { harness: killer } : {}) });
 const compiled = await compileWorkflow(workflow, ticketInput, { world, runId });
 await world.close();
-process.stdout.write(`${JSON.stringify({ workflowVersionId: compiled.workflowVersionId, workflowDefinitionHash: compiled.workflowDefinitionHash, modelCalls: planner.calls.length })}\n`);
+process.stdout.write(`${JSON.stringify({ workflowVersionId: compiled.workflowVersionId, workflowDefinitionHash: compiled.workflowDefinitionHash, modelCalls: planner.callCount })}\n`);

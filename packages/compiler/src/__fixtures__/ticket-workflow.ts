@@ -1,13 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { defineWorkflow, model, type DefineWorkflowOptions } from "@little-stack/authoring";
 import type { Harness } from "@little-stack/harness";
 import { localWorld, type LocalWorld } from "@little-stack/local-world";
 import type { LwirDocument } from "@little-stack/lwir";
+import { createScriptedModel, type ScriptedTurn } from "@little-stack/testing";
 import { tool } from "ai";
 import { z } from "zod";
-import { scriptedPlannerModel, type PlannerTurn } from "./scripted-planner-model.js";
 
 export const ticketInput = { ticketId: "T-1", transcript: "The app crashes on login." };
 
@@ -24,7 +25,7 @@ export const outputSchema = {
 } as const;
 
 /** An execution model that must never be called during a compile. */
-export const executionModel = scriptedPlannerModel([], { modelId: "gpt-4o-mini", provider: "openai.chat" });
+export const executionModel = createScriptedModel({ script: [], modelId: "gpt-4o-mini", provider: "openai.chat" });
 
 export function lookupTool(description = "Look up a customer by ticket id.") {
   return tool({ description, inputSchema: z.object({ ticketId: z.string() }), execute: async ({ ticketId }) => ({ customer: `c-${ticketId}` }) });
@@ -66,12 +67,12 @@ export function lwirWithThreeMistakes(): LwirDocument {
   return lwir as unknown as LwirDocument;
 }
 
-export function submit(lwir: unknown): PlannerTurn {
+export function submit(lwir: unknown): ScriptedTurn {
   return { toolCalls: [{ toolName: "submit_workflow", args: { lwir } }] };
 }
 
 export function ticketWorkflow(options: {
-  readonly plannerModel?: ReturnType<typeof scriptedPlannerModel>;
+  readonly plannerModel?: LanguageModelV3;
   readonly plan?: LwirDocument;
   readonly harness?: Harness;
   readonly overrides?: Partial<DefineWorkflowOptions>;
@@ -85,7 +86,7 @@ export function ticketWorkflow(options: {
     models: [model(executionModel, { description: "Fast model for short structured outputs." })],
     tools: { lookupCustomer: lookupTool(options.toolDescription) },
     ...(options.plan === undefined
-      ? { planner: { model: options.plannerModel ?? scriptedPlannerModel([]), system: "You design support-ticket workflows.", ...(options.harness === undefined ? {} : { harness: options.harness }), maxWorkflowRevisions: 3 } }
+      ? { planner: { model: options.plannerModel ?? createScriptedModel({ script: [] }), system: "You design support-ticket workflows.", ...(options.harness === undefined ? {} : { harness: options.harness }), maxWorkflowRevisions: 3 } }
       : { plan: options.plan }),
     ...options.overrides,
   } as DefineWorkflowOptions);

@@ -1,6 +1,6 @@
 import { hashHarnessManifest, type OuterLoopContext } from "@little-stack/harness";
+import { createScriptedModel } from "@little-stack/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scriptedPlannerModel } from "../__fixtures__/scripted-planner-model.js";
 import { submit, tempWorld, ticketInput, ticketWorkflow, validTicketLwir, type TempWorld } from "../__fixtures__/ticket-workflow.js";
 import { compileWorkflow } from "../compile-workflow.js";
 import { outerLoopContextHash } from "./planner-manifest.js";
@@ -24,7 +24,8 @@ const cycle2: OuterLoopContext = {
 
 describe("PlannerManifest", () => {
   it("holds the seed's fields, and the session records it with its hash", async () => {
-    const compiled = await compileWorkflow(ticketWorkflow({ plannerModel: scriptedPlannerModel([submit(validTicketLwir())]) }), ticketInput, { world: temp.world, runId: "run_manifest" });
+    const plannerModel = createScriptedModel({ script: [submit(validTicketLwir())], modelId: "planner-model" });
+    const compiled = await compileWorkflow(ticketWorkflow({ plannerModel }), ticketInput, { world: temp.world, runId: "run_manifest" });
     const manifest = compiled.plannerManifest;
     expect(Object.keys(manifest).sort()).toEqual(
       ["bashCapabilitiesHash", "globalToolsHash", "harnessId", "memoryStoreIds", "plannerModelSlotId", "skillsHash", "systemPromptHash", "workflowDefinitionHash"].sort(),
@@ -37,19 +38,19 @@ describe("PlannerManifest", () => {
   });
 
   it("carries the outer-loop context hash, and the plan task gets the context", async () => {
-    const planner = scriptedPlannerModel([submit(validTicketLwir())]);
+    const planner = createScriptedModel({ script: [submit(validTicketLwir())] });
     const compiled = await compileWorkflow(ticketWorkflow({ plannerModel: planner }), ticketInput, { world: temp.world, runId: "run_cycle_2", outerLoopContext: cycle2 });
     expect(compiled.plannerManifest.outerLoopContextHash).toBe(outerLoopContextHash(cycle2));
     expect(compiled.request.outerLoop).toEqual(cycle2);
-    expect(JSON.stringify(planner.calls[0]!.prompt)).toContain("Keep the summary under 20 words.");
+    expect(JSON.stringify(planner.callOptions[0]!.prompt)).toContain("Keep the summary under 20 words.");
     const requested = (await temp.world.listEvents("run_cycle_2", { typePrefix: "OrchestrationRequested" }))[0]!.payload as { outerLoop: unknown };
     expect(requested.outerLoop).toEqual(cycle2);
   });
 
   it("a different cycle's context is drift for a run planned under another one", async () => {
-    await compileWorkflow(ticketWorkflow({ plannerModel: scriptedPlannerModel([submit(validTicketLwir())]) }), ticketInput, { world: temp.world, runId: "run_cycle", outerLoopContext: cycle2 });
+    await compileWorkflow(ticketWorkflow({ plannerModel: createScriptedModel({ script: [submit(validTicketLwir())] }) }), ticketInput, { world: temp.world, runId: "run_cycle", outerLoopContext: cycle2 });
     const cycle3 = { ...cycle2, cycleNumber: 3, isFinalCycle: true };
-    const error = await compileWorkflow(ticketWorkflow({ plannerModel: scriptedPlannerModel([]) }), ticketInput, { world: temp.world, runId: "run_cycle", outerLoopContext: cycle3 }).catch((caught: unknown) => caught);
+    const error = await compileWorkflow(ticketWorkflow({ plannerModel: createScriptedModel({ script: [] }) }), ticketInput, { world: temp.world, runId: "run_cycle", outerLoopContext: cycle3 }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "capability_drift" });
     expect((error as Error).message).toContain("manifest.outerLoopContextHash");
   });

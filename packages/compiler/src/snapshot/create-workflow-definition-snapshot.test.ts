@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { defineWorkflow, model, skill, type DefineWorkflowOptions } from "@little-stack/authoring";
 import { canonicalJson } from "@little-stack/canonical";
 import type { Harness } from "@little-stack/harness";
+import { createScriptedModel } from "@little-stack/testing";
 import { tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { scriptedPlannerModel } from "../__fixtures__/scripted-planner-model.js";
 import { createWorkflowDefinitionSnapshot, workflowDefinitionHash } from "./create-workflow-definition-snapshot.js";
 import { resolveWorkflowTools } from "./resolve-workflow-tools.js";
 
@@ -28,9 +28,9 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const fast = scriptedPlannerModel([], { modelId: "gpt-4o-mini", provider: "openai.chat" });
-const strong = scriptedPlannerModel([], { modelId: "gpt-5", provider: "openai.chat" });
-const plannerModel = scriptedPlannerModel([], { modelId: "gpt-5", provider: "openai.responses" });
+const fast = createScriptedModel({ script: [], modelId: "gpt-4o-mini", provider: "openai.chat" });
+const strong = createScriptedModel({ script: [], modelId: "gpt-5", provider: "openai.chat" });
+const plannerModel = createScriptedModel({ script: [], modelId: "gpt-5", provider: "openai.responses" });
 const customHarness: Harness & { id: string } = { id: "custom@1", run: async () => ({ kind: "delegate_to_default" }) };
 
 function lookup(description = "Look up a customer.") {
