@@ -65,6 +65,9 @@ describe("outer loop (Layer B)", () => {
     // Each cycle is its own run under the loop.
     const cycleStart = (await world.listEvents(cycleRunIdFor(outerLoopId, 2))).find((event) => event.type === "RunStarted")!.payload as { parentRunId?: string; outerLoopId?: string };
     expect(cycleStart).toMatchObject({ parentRunId: "loop-done", outerLoopId });
+    // The OrchestrationRequest of each cycle carries the outer-loop context.
+    const request = (await world.listEvents(cycleRunIdFor(outerLoopId, 2))).find((event) => event.type === "OrchestrationRequested")!.payload as { outerLoop?: Record<string, unknown> };
+    expect(request.outerLoop).toMatchObject({ outerLoopId, cycleNumber: 2, maxCycles: 3, isFinalCycle: false, promptNote: "be stricter than cycle 1" });
     // Usage covers both cycles (two planner calls and two reviews).
     expect(result.usage.inputTokens).toBe(2 * (100 + 1000));
   });
@@ -78,6 +81,8 @@ describe("outer loop (Layer B)", () => {
     expect(error.lastCycleOutput).toEqual({ verdict: "hire", score: 8 });
     expect(error.result?.status).toBe("failed");
     expect(promptText(planner.prompts[1]!)).toContain('"isFinalCycle":true');
+    const finalRequest = (await world.listEvents(cycleRunIdFor(outerLoopIdFor("loop-exhausted"), 2))).find((event) => event.type === "OrchestrationRequested")!.payload as { outerLoop?: Record<string, unknown> };
+    expect(finalRequest.outerLoop).toMatchObject({ cycleNumber: 2, maxCycles: 2, isFinalCycle: true });
     const manifest = (await world.readOuterLoopManifest(outerLoopIdFor("loop-exhausted"))) as unknown as OuterLoopManifest;
     expect(manifest.status).toBe("failed");
     // Asking again replays the recorded failure: no planner call, no supervise call.
