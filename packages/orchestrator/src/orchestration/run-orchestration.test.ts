@@ -165,4 +165,35 @@ describe("runOrchestration", () => {
     expect(refused!.exitCode).not.toBe(0);
     expect(existsSync(join(dataDir, "memory", "workflows", "doc.classify", "x.md"))).toBe(false);
   });
+
+  it("maxConcurrentSubRuns bounds the fan-out at any size (3 of 7 here, measured by the tool)", async () => {
+    const items = documents(7);
+    const gate = barrier(3, 7);
+    const { tools, workflow } = classifySetup({ hooks: gate });
+    const result = await runOrchestration({ workflows: [workflow], orchestrator: { model: createFanOutOrchestrator(items) }, input: {}, world, tools, runId: "pipeline-three", maxConcurrentSubRuns: 3 });
+    expect(result.output).toBe("Classified 7 of 7 documents.");
+    expect(gate.peak).toBe(3);
+    expect(result.peakConcurrentSubRuns).toBe(3);
+  });
+
+  it("a sub-run that fails comes back to the model as status failed with its cause, not as a pipeline failure", async () => {
+    const { tools, workflow } = classifySetup();
+    const orchestrator = createFakeModel({
+      respond: (prompt) => {
+        const results = toolResults(prompt);
+        if (results.length === 0) return { toolCalls: [{ toolName: "plan_workflow", args: { workflowId: "doc.classify", input: { documentId: "d1", text: "x" } } }] };
+        if (results.length === 1) {
+          const plan = outputValue(results[0]!.output) as { workflowVersionId: string };
+          return { toolCalls: [{ toolName: "run_workflow", args: { workflowVersionId: plan.workflowVersionId, input: { documentId: 42 } } }] };
+        }
+        return { text: JSON.stringify(outputValue(results[1]!.output)) };
+      },
+    });
+    const result = await runOrchestration({ workflows: [workflow], orchestrator: { model: orchestrator }, input: {}, world, tools, runId: "pipeline-failed-sub-run" });
+    const answer = JSON.parse(String(result.output)) as { status: string; causeCode: string; outputSummary: string; runId: string };
+    expect(answer.status).toBe("failed");
+    expect(answer.causeCode).toMatch(/^[a-z_]+$/);
+    expect(answer.outputSummary.length).toBeGreaterThan(0);
+    expect(result.subRuns).toEqual([expect.objectContaining({ runId: answer.runId, status: "failed" })]);
+  });
 });

@@ -78,6 +78,18 @@ function compileFailure(error: unknown, runId: string, deadline: Deadline): RunF
 }
 
 /**
+ * A planner that used every revision is a final outcome of the run: record it as `RunFailed`
+ * (once) so the log reads as failed (`little runs`, `replayRun`). Interruptions are not recorded
+ * (a resume continues them); an input error never started the run's log.
+ */
+async function recordCompileFailure(world: World, runId: string, failure: RunFailedError): Promise<void> {
+  const events = await world.listEvents(runId, { typePrefix: "Run" });
+  if (events.some((event) => event.type === "RunFailed" || event.type === "RunCompleted")) return;
+  const message = failure.message.replace(/^Run \S+ failed \(\w+\)(?: at step \S+)?: /, "");
+  await world.appendEvents(runId, [{ type: "RunFailed", payload: { workflowVersionId: "", error: { name: "PlannerValidationExhaustedError", message, causeCode: failure.causeCode } } }]);
+}
+
+/**
  * One compile + execute in one durable run (Layer A). Returns seed 000's RunResult; throws
  * RunFailedError with its cause code and the failed result attached.
  */
@@ -102,6 +114,7 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
   } catch (error) {
     const failure = compileFailure(error, runId, deadline);
     if (failure === undefined) throw error;
+    if (failure.causeCode === "planner_validation_exhausted") await recordCompileFailure(world, runId, failure);
     throw withResult(failure, await failedResultFromLog({ world, runId, error: failure, ...registry }), options.outerLoopId === undefined ? {} : { outerLoopId: options.outerLoopId });
   }
   try {

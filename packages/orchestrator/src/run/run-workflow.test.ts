@@ -1,7 +1,7 @@
 import { localWorld, type World } from "@little-stack/local-world";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { RunFailedError } from "@little-stack/runtime";
+import { replayRun, RunFailedError } from "@little-stack/runtime";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,6 +83,14 @@ describe("runWorkflow", () => {
     expect(error.causeCode).toBe("planner_validation_exhausted");
     expect(error.result?.usage.inputTokens).toBeGreaterThan(0);
     expect(error.result?.events.some((event) => event.type === "harness.model.responded")).toBe(true);
+    // Recorded once as the run's outcome; asking again replays the planner (no model call) and fails the same way.
+    expect(error.result?.events.at(-1)?.type).toBe("RunFailed");
+    expect((await replayRun(world, "run-exhausted")).status).toBe("failed");
+    const again = createFakePlanner(() => ({ ...candidateReviewPlan(), steps: [] }));
+    const retry = candidateReviewSetup({ planner: again });
+    await expect(runWorkflow(retry.workflow, input, { world, tools: retry.tools, runId: "run-exhausted" })).rejects.toMatchObject({ causeCode: "planner_validation_exhausted" });
+    expect(again.calls).toBe(0);
+    expect((await world.listEvents("run-exhausted")).filter((event) => event.type === "RunFailed")).toHaveLength(1);
   });
 
   it("a missing tool is refused before anything is planned", async () => {
