@@ -143,6 +143,18 @@ describe("little run: user errors are one line, exit 1 or 2", () => {
     expect(result.stderr).toMatch(/^little: [^\n]*\n$/);
   });
 
+  it("resuming a run id with another workflow or another input: exit 1, one line", async () => {
+    const otherWorkflow = await little(["run", "failing.lwir.json", "--input", "input.json", "--run-id", runId]);
+    expect(otherWorkflow.exitCode).toBe(1);
+    expect(otherWorkflow.stdout).toBe("");
+    expect(otherWorkflow.stderr).toMatch(/^little: runtime\.[a-z_]+: [^\n]*run_clismoke0001[^\n]*\n$/);
+    writeFileSync(join(workDir, "other-input.json"), JSON.stringify({ id: "y" }));
+    const otherInput = await little(["run", "tools.lwir.json", "--input", "other-input.json", "--tools", toolsModule, "--run-id", runId]);
+    expect(otherInput.exitCode).toBe(1);
+    expect(otherInput.stderr).toMatch(/^little: runtime\.[a-z_]+: [^\n]*\n$/);
+    expect(toolLogLines()).toHaveLength(3);
+  });
+
   it("a run locked by a live process: exit 1 naming the holder", async () => {
     const holder = spawn(process.execPath, ["--conditions=@little-stack/source", "--import", tsxLoader, fileURLToPath(new URL("./__fixtures__/hold-run-lock.ts", import.meta.url)), join(workDir, "locked-world"), "run_locked"], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
     try {

@@ -1,3 +1,4 @@
+import { sha256Digest } from "@little-stack/canonical";
 import { workflowHarness } from "@little-stack/harness";
 import { registerWorkflowVersion } from "@little-stack/lwir";
 import { executeWorkflowVersion, RunFailedError, type RunState, materializeRunState } from "@little-stack/runtime";
@@ -66,7 +67,10 @@ export class RunCommand extends Command<CliContext> {
     const summary = await withWorld(openWorldForWriting({ dataDir: this.dataDir, cwd }), async (localWorld): Promise<RunSummary> => {
       if (this.runId !== undefined) {
         const recorded = await localWorld.listEvents(this.runId);
-        if (recorded.length > 0) progress.resuming({ runId: this.runId, eventCount: recorded.length, completedSteps: completedSteps(materializeRunState(recorded)) });
+        const state = recorded.length === 0 ? undefined : materializeRunState(recorded);
+        // A different workflow or input for this id is refused by the runtime: no "resuming" line then.
+        const sameRun = state !== undefined && state.workflowVersionId === version.id && sha256Digest(state.input ?? null) === sha256Digest(prepared.input ?? null);
+        if (sameRun) progress.resuming({ runId: this.runId, eventCount: recorded.length, completedSteps: completedSteps(state) });
       }
       const world = observeWorld(localWorld, (events) => progress.events(events));
       try {
