@@ -16,6 +16,8 @@ describe("the kill-resume demo (pnpm --filter @little-stack-apps/kill-resume run
     const out = result.stdout;
     expect(out).toMatch(/2\. SIGKILL pid \d+ \(SIGKILL\) after \d+ tool calls and \d+ model requests/);
     expect(out).toMatch(/the log says: running, \d+ events; completed: seed, bump\.visit\[0\], check\.visit\[0\]/);
+    // The killed process no longer holds the run's lock: little runs calls the run interrupted.
+    expect(out).toMatch(/little runs: interrupted, \d+\/\d+ steps done/);
     expect(out).toContain("completed: 4 loop visits, colors red, green, blue, amber");
     // Only a call whose result was not yet recorded when the process died may run again (same id,
     // once in each process); where the kill lands decides whether there is one, so allow it.

@@ -63,7 +63,10 @@ try {
   const completedAtKill = Object.entries(state.steps).filter(([, step]) => step.status === "completed").map(([path]) => path);
   const inFlightAtKill = Object.entries(state.steps).filter(([, step]) => step.status !== "completed").map(([path]) => path);
   say(`   the log says: ${state.status}, ${state.eventCount} events; completed: ${completedAtKill.join(", ")}`);
-  say(`   started, not completed: ${inFlightAtKill.length === 0 ? "none" : inFlightAtKill.join(", ")}\n`);
+  say(`   started, not completed: ${inFlightAtKill.length === 0 ? "none" : inFlightAtKill.join(", ")}`);
+  const runs = JSON.parse((await captureLittle(["runs", "--json", "--data-dir", dataDir])).stdout) as { runId: string; status: string; stepsCompleted: number; stepsScheduled: number }[];
+  const listed = runs.find((listing) => listing.runId === runId);
+  say(`   little runs: ${listed?.status ?? "?"}, ${listed?.stepsCompleted ?? 0}/${listed?.stepsScheduled ?? 0} steps done\n`);
 
   say(`3. little run workflow.lwir.json … --run-id ${runId}   (same id: resume)`);
   const second = startLittle(args, env);
