@@ -1,12 +1,12 @@
 import { CapabilityDriftError } from "@little-stack/harness";
 import { localWorld, type World } from "@little-stack/local-world";
 import { replayRun } from "@little-stack/runtime";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { classifyPlan, classifySetup, createFanOutOrchestrator, documents, outputValue } from "../__fixtures__/fan-out.js";
-import { createFakeModel, createFakePlanner, toolResults } from "../__fixtures__/fake-model.js";
+import { createFakeModel, createFakePlanner, promptText, toolResults } from "../__fixtures__/fake-model.js";
 import { runOrchestration } from "./run-orchestration.js";
 
 let dataDir: string;
@@ -195,5 +195,18 @@ describe("runOrchestration", () => {
     expect(answer.causeCode).toMatch(/^[a-z_]+$/);
     expect(answer.outputSummary.length).toBeGreaterThan(0);
     expect(result.subRuns).toEqual([expect.objectContaining({ runId: answer.runId, status: "failed" })]);
+  });
+
+  it("orchestrator skills are listed in its system prompt and staged for bash", async () => {
+    const skillDir = join(dataDir, "skill-src", "fan-out-playbook");
+    mkdirSync(skillDir, { recursive: true });
+    writeFileSync(join(skillDir, "SKILL.md"), "---\nname: fan-out-playbook\ndescription: How to plan once and run many.\n---\nPlan once, then run every input in one turn.\n");
+    const { tools, workflow } = classifySetup();
+    const orchestrator = createFakeModel({
+      respond: (prompt) => (toolResults(prompt).length === 0 ? { toolCalls: [{ toolName: "bash", args: { cmd: "cat .agents/skills/fan-out-playbook/SKILL.md" } }] } : { text: String((outputValue(toolResults(prompt)[0]!.output) as { stdout: string }).stdout) }),
+    });
+    const result = await runOrchestration({ workflows: [workflow], orchestrator: { model: orchestrator, skills: [skillDir] }, input: {}, world, tools, runId: "pipeline-skills" });
+    expect(promptText(orchestrator.prompts[0]!)).toContain("How to plan once and run many.");
+    expect(String(result.output)).toContain("Plan once, then run every input in one turn.");
   });
 });
