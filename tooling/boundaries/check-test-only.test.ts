@@ -23,13 +23,14 @@ afterEach(() => {
 });
 
 function useSideInTests(options: { section: string }): void {
+  const runtimeDependencies = { "@little-stack/base": "workspace:*", "@little-stack/middle": "workspace:*" };
+  const side = { "@little-stack/side": "workspace:*" };
   repo.write("packages/top/package.json", {
     name: "@little-stack/top",
     exports: { ".": "./src/index.ts", "./package.json": "./package.json" },
-    dependencies: { "@little-stack/base": "workspace:*", "@little-stack/middle": "workspace:*" },
     ...(options.section === "dependencies"
-      ? { dependencies: { "@little-stack/base": "workspace:*", "@little-stack/middle": "workspace:*", "@little-stack/side": "workspace:*" } }
-      : { [options.section]: { "@little-stack/side": "workspace:*" } }),
+      ? { dependencies: { ...runtimeDependencies, ...side } }
+      : { dependencies: runtimeDependencies, [options.section]: side }),
   });
   repo.write("packages/top/tsconfig.json", { references: [{ path: "../base" }, { path: "../middle" }, { path: "../side" }] });
   repo.write("packages/top/src/index.ts", 'import { middle } from "@little-stack/middle";\nexport const top = middle;\n');
