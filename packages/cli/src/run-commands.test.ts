@@ -197,6 +197,13 @@ describe("little events, replay, report, runs", () => {
     for (const event of picked) expect(event.payload.caller).toBe("code");
   });
 
+  it("events --step also selects a step's harness sessions (by their manifest's stepPath)", async () => {
+    const result = await little(["events", runId, "--step", "score", "--type", "harness.session.*"]);
+    const types = result.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { type: string }).type);
+    // session.completed carries no step path today, so only the start is selected.
+    expect(types).toEqual(["harness.session.started"]);
+  });
+
   it("events --step and --type filter by step path and exact type", async () => {
     const result = await little(["events", runId, "--step", "fetch", "--type", "StepCompleted"]);
     const events = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; payload: { stepPath: string } });

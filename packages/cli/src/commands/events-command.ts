@@ -2,6 +2,7 @@ import { Command, Option } from "clipanion";
 import type { CliContext } from "../cli-context.js";
 import { CliUsageError } from "../cli-errors.js";
 import { exitCodes } from "../exit-codes.js";
+import { eventStepPath } from "../inspect/event-step-path.js";
 import { globMatcher, literalPrefix } from "../inspect/glob-pattern.js";
 import { requireKnownRun } from "../inspect/require-known-run.js";
 import { withReadOnlyWorld } from "../open-world.js";
@@ -49,7 +50,10 @@ export class EventsCommand extends Command<CliContext> {
         if (typeMatches !== undefined && !typeMatches(event.type)) continue;
         const payload = (event.payload ?? {}) as Record<string, unknown>;
         if (caller !== undefined && payload["caller"] !== caller) continue;
-        if (stepMatches !== undefined && !(typeof payload["stepPath"] === "string" && stepMatches(payload["stepPath"]))) continue;
+        if (stepMatches !== undefined) {
+          const stepPath = eventStepPath(payload);
+          if (stepPath === undefined || !stepMatches(stepPath)) continue;
+        }
         lines.push(JSON.stringify(event));
       }
       this.context.stdout.write(lines.length === 0 ? "" : `${lines.join("\n")}\n`);

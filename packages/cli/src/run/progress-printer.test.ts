@@ -35,15 +35,15 @@ describe("ProgressPrinter", () => {
 
   it("says (resumed) for a step whose attempt started in an earlier process, and marks fixed outputs", () => {
     const { lines, printer: progress } = printer(true);
-    progress.events([event("StepCompleted", { stepPath: "total", metadata: {}, fixedSource: "export …" })]);
-    expect(lines).toEqual(["  ✓ total  (resumed)  (fixed by the fixer)"]);
+    progress.events([event("harness.session.started", { role: "fixer", manifest: { stepPath: "total" } }), event("StepCompleted", { stepPath: "total", metadata: {}, fixedSource: "export …" })]);
+    expect(lines).toEqual(["  ⚒ total fixer session started", "  ✓ total  (resumed)  (fixed by the fixer)"]);
   });
 
   it("not on a terminal: one compact line per event", () => {
     const { lines, printer: progress } = printer(false);
     sequence = 0;
-    progress.events([event("RunStarted"), event("StepCompleted", { stepPath: "fan[red].paint" })]);
-    expect(lines).toEqual(["#1 RunStarted", "#2 StepCompleted fan[red].paint"]);
+    progress.events([event("RunStarted"), event("StepCompleted", { stepPath: "fan[red].paint" }), event("harness.session.started", { manifest: { stepPath: "fan[red].describe" } })]);
+    expect(lines).toEqual(["#1 RunStarted", "#2 StepCompleted fan[red].paint", "#3 harness.session.started fan[red].describe"]);
   });
 
   it("formats durations", () => {

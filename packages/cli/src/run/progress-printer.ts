@@ -1,4 +1,5 @@
 import type { EventEnvelope } from "@little-stack/local-world";
+import { eventStepPath } from "../inspect/event-step-path.js";
 
 type Payload = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ export class ProgressPrinter {
 
   #liveLine(event: EventEnvelope): string | undefined {
     const payload = (event.payload ?? {}) as Payload;
-    const stepPath = typeof payload["stepPath"] === "string" ? payload["stepPath"] : "";
+    const stepPath = eventStepPath(payload) ?? "";
     switch (event.type) {
       case "RunStarted":
         return `run ${event.runId} started`;
@@ -77,7 +78,8 @@ export class ProgressPrinter {
 
 function compactLine(event: EventEnvelope): string {
   const payload = (event.payload ?? {}) as Payload;
-  const stepPath = typeof payload["stepPath"] === "string" && payload["stepPath"] !== "" ? ` ${payload["stepPath"]}` : "";
+  const path = eventStepPath(payload);
+  const stepPath = path === undefined || path === "" ? "" : ` ${path}`;
   return `#${event.sequence} ${event.type}${stepPath}`;
 }
 
