@@ -42,10 +42,13 @@ describe("kill-mid-loop replay (real child process, SIGKILL)", () => {
     while (!existsSync(marker)) await sleep(20);
     first.child.kill("SIGKILL");
     expect((await first.done).signal).toBe("SIGKILL");
+    // The kill landed while bump.visit[2]'s tool ran: check.visit[1] had routed back to bump, and
+    // nothing of visit[2] is committed (its announcements ride with its first result boundary).
     const before = await readEvents(dataDir, "run-loop-kill");
-    const startedBefore = before.filter((event) => event.type === "StepAttemptStarted" && payloadOf<{ stepPath: string }>(event).stepPath === "bump.visit[2]");
-    expect(startedBefore).toHaveLength(1);
-    expect(before.some((event) => event.type === "StepCompleted" && payloadOf<{ stepPath: string }>(event).stepPath === "bump.visit[2]")).toBe(false);
+    const completedBefore = before.filter((event) => event.type === "StepCompleted").map((event) => payloadOf<{ stepPath: string; output?: unknown }>(event));
+    expect(completedBefore.at(-1)).toMatchObject({ stepPath: "check.visit[1]", output: { chosen: "bump" } });
+    expect(completedBefore.some((payload) => payload.stepPath === "bump.visit[2]")).toBe(false);
+    expect(before.at(-1)!.type).not.toBe("RunCompleted");
 
     const second = spawnKillChild([dataDir, logFile, "run-loop-kill", "1"], { harness: "default" });
     const finished = await second.done;
