@@ -9,10 +9,11 @@ export type ErrorExit = {
 };
 
 /**
- * Codes of LittleWorkflowErrors that are the user's input rather than the thing being run. An id
- * the world refuses (`--run-id ../x`) can only come from the command line.
+ * Codes of LittleWorkflowErrors that are the user's input or I/O rather than the thing being run.
+ * An id the world refuses (`--run-id ../x`) can only come from the command line; a --data-dir that
+ * cannot be created or written is an I/O error.
  */
-const usageErrorCodes = new Set<string>([CliUsageError.code, CliInputError.code, "world.invalid_id"]);
+const usageErrorCodes = new Set<string>([CliUsageError.code, CliInputError.code, "world.invalid_id", "world.data_dir_not_writable"]);
 
 /**
  * Maps anything a command throws to its exit code and a one-line message. Parse errors from

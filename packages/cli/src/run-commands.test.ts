@@ -137,6 +137,12 @@ describe("little run: user errors are one line, exit 1 or 2", () => {
     expectOneLineError(await little(["run", "tools.lwir.json", "--input", "input.json"]), 2, /uses tool "lookup" but no --tools module was given/);
   });
 
+  it("a --data-dir that cannot be created: exit 2", async () => {
+    writeFileSync(join(workDir, "a-file"), "not a folder");
+    const result = await little(["run", "tools.lwir.json", "--input", "input.json", "--tools", toolsModule, "--data-dir", "a-file"]);
+    expectOneLineError(result, 2, /^little: The world's data dir is not writable at .*a-file/);
+  });
+
   it("an invalid --run-id: exit 2", async () => {
     const result = await little(["run", "tools.lwir.json", "--input", "input.json", "--tools", toolsModule, "--run-id", "../escape"]);
     expect(result.exitCode).toBe(2);
