@@ -110,22 +110,20 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       if (stored.status === "completed") return await buildRunResult({ world, runId, folder });
       if (stored.status === "failed") throw await recordedFailure({ world, runId, folder, workflowVersionId: version.id });
     }
-    if (!resumed) {
-      await log.appendAny([{ type: "WorkflowVersionRegistered", payload: { workflowVersionId: version.id, hash: version.hash, lwir } }]);
-    }
     if (folder.status === "not_started") {
-      await log.append([
-        {
-          type: "RunStarted",
-          payload: {
-            workflowVersionId: version.id,
-            input: options.input ?? null,
-            capabilities,
-            ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
-            ...(options.outerLoopId === undefined ? {} : { outerLoopId: options.outerLoopId }),
-          },
+      const runStarted = {
+        type: "RunStarted",
+        payload: {
+          workflowVersionId: version.id,
+          input: options.input ?? null,
+          capabilities,
+          ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+          ...(options.outerLoopId === undefined ? {} : { outerLoopId: options.outerLoopId }),
         },
-      ]);
+      };
+      // One transaction for both: a run is registered and started together or not at all.
+      const registered = { type: "WorkflowVersionRegistered", payload: { workflowVersionId: version.id, hash: version.hash, lwir } };
+      await log.appendAny(folder.workflowVersionRegistered ? [runStarted] : [registered, runStarted]);
     }
     const run: RunContext = {
       runId,

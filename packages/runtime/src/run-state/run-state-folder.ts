@@ -54,6 +54,11 @@ export class RunStateFolder {
     return this.lastSequence;
   }
 
+  /** True once `WorkflowVersionRegistered` was folded. */
+  get workflowVersionRegistered(): boolean {
+    return this.run.workflowVersionId !== undefined;
+  }
+
   get status(): RunState["status"] {
     return this.run.status;
   }
