@@ -60,7 +60,7 @@ function outsideSteps(totals: UsageTotals, steps: readonly StepUsageRow[]): Step
   if (modelCalls <= 0) return undefined;
   const unpricedCalls = totals.unpricedCalls - sum((step) => step.unpricedCalls);
   const pricedStepCost = sum((step) => step.costUsd ?? 0);
-  const costUsd = totals.costUsd === null || totals.pricedCalls - (sum((step) => step.modelCalls) - sum((step) => step.unpricedCalls)) <= 0 ? null : totals.costUsd - pricedStepCost;
+  const costUsd = totals.costUsd === null || totals.pricedCalls - (sum((step) => step.modelCalls) - sum((step) => step.unpricedCalls)) <= 0 ? null : roundDollars(totals.costUsd - pricedStepCost);
   return {
     stepPath: outsideStepsRow,
     model: null,
@@ -94,4 +94,9 @@ export function formatDollars(options: { costUsd: number | null; modelCalls: num
   if (options.costUsd === null) return "n/a";
   const amount = `$${options.costUsd < 0.01 ? options.costUsd.toFixed(6) : options.costUsd.toFixed(4)}`;
   return options.unpricedCalls > 0 ? `${amount} + n/a (${options.unpricedCalls} unpriced)` : amount;
+}
+
+/** A difference of float dollar sums, without binary noise (totals are exact to the pico-dollar). */
+function roundDollars(value: number): number {
+  return Number(value.toFixed(12));
 }
