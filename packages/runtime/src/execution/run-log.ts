@@ -1,7 +1,7 @@
-import { canonicalJson, contentId } from "@little-stack/canonical";
+import { canonicalJson } from "@little-stack/canonical";
 import type { HarnessEventEnvelope, HarnessEventSink } from "@little-stack/harness";
 import { RunLogCorruptError } from "../errors/run-integrity-errors.js";
-import type { World } from "@little-stack/local-world";
+import { eventIdFor, type World } from "@little-stack/local-world";
 import type { EventRecord, RuntimeEvent } from "../events/runtime-event-types.js";
 import type { RunStateFolder } from "../run-state/run-state-folder.js";
 
@@ -88,9 +88,11 @@ export class RunLog {
     const recordedAt = new Date().toISOString();
     const envelopes = events.map((event, index) => {
       const sequence = this.folder.eventCount + index + 1;
-      // A copy through canonical JSON, as the world would store it (also rejects non-JSON now).
-      const payload = JSON.parse(canonicalJson(event.payload)) as unknown;
-      return { eventId: contentId("evt", { runId: this.runId, sequence, type: event.type, payload }), runId: this.runId, sequence, type: event.type, recordedAt, payload };
+      // A copy through canonical JSON, as the world would store it (also rejects non-JSON now);
+      // the id from the same text, as the world computes it.
+      const payloadJson = canonicalJson(event.payload);
+      const eventId = eventIdFor({ runId: this.runId, sequence, type: event.type, payloadJson });
+      return { eventId, runId: this.runId, sequence, type: event.type, recordedAt, payload: JSON.parse(payloadJson) as unknown };
     });
     for (const envelope of envelopes) this.folder.apply(envelope);
     this.pending.push(...envelopes);
@@ -109,7 +111,7 @@ export class RunLog {
       throw error;
     }
     for (let index = 0; index < held.length; index += 1) {
-      if (stored[index]!.sequence !== held[index]!.sequence) {
+      if (stored[index]!.sequence !== held[index]!.sequence || stored[index]!.eventId !== held[index]!.eventId) {
         throw new RunLogCorruptError({ runId: this.runId, sequence: stored[index]!.sequence, problem: `another writer appended to the run (expected sequence ${held[index]!.sequence})` });
       }
     }
