@@ -49,6 +49,7 @@ export type HarnessBashTool = {
   readonly limits: Required<BashToolLimits>;
 };
 
+const justBashDeadlineMarginMs = 500;
 const defaultLimits: Required<BashToolLimits> = { maxCommands: 10_000, timeoutMs: 30_000, maxOutputBytes: 65_536 };
 const skillNamePattern = /^[a-z0-9](?:[a-z0-9-]{0,63})$/;
 
@@ -129,7 +130,9 @@ export function createBashTool(options: CreateBashToolOptions): HarnessBashTool 
         env: { HOME: cwd, ...options.env },
         executionLimits: {
           maxCommandCount: limits.maxCommands,
-          maxExecutionTimeMs: limits.timeoutMs,
+          // Only a backstop: the per-call timer below owns timeouts (and their message). Were both
+          // due at the same moment, a loaded machine could let just-bash's fire first.
+          maxExecutionTimeMs: limits.timeoutMs + justBashDeadlineMarginMs,
           maxOutputSize: Math.max(limits.maxOutputBytes * 16, 1024 * 1024),
         },
       });
