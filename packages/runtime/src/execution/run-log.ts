@@ -33,6 +33,8 @@ export class RunLog {
   private sealed = false;
   private harnessSealed = false;
   private pending: EventRecord[] = [];
+  private readonly queue: { readonly events: readonly AnyEvent[]; resolve(stored: readonly EventRecord[]): void; reject(error: unknown): void }[] = [];
+  private draining = false;
   /** Set when a commit failed: the folder may be ahead of the store, so nothing more is written. */
   private broken: { readonly error: unknown } | undefined;
 
@@ -70,11 +72,13 @@ export class RunLog {
   appendAny(events: readonly AnyEvent[]): Promise<readonly EventRecord[]> {
     if (this.sealed) return Promise.reject(new Error(`The log of run ${this.runId} is closed: the run already ended.`));
     if (this.broken !== undefined) return Promise.reject(this.broken.error);
-    const deferrable = events.length > 0 && events.every((event) => deferrableTypes.has(event.type));
-    const next = this.tail.then(async () => (deferrable ? this.defer(events) : this.commit(events)));
-    // Keep the chain alive after a failed append; the caller still sees the rejection.
-    this.tail = next.catch(() => undefined);
-    return next;
+    return new Promise<readonly EventRecord[]>((resolve, reject) => {
+      this.queue.push({ events, resolve, reject });
+      if (!this.draining) {
+        this.draining = true;
+        this.tail = this.tail.then(() => this.drain()).catch(() => undefined);
+      }
+    });
   }
 
   /** Commits whatever is held (before reading the log back). */
@@ -84,13 +88,54 @@ export class RunLog {
     return next;
   }
 
+  /**
+   * Group commit: everything queued while the previous transaction ran goes out together.
+   * Announcements queued before the first boundary are held; from the first boundary on, the
+   * queued batches (and everything held) share one transaction, in queue order.
+   */
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0);
+        let first = 0;
+        for (; first < batch.length; first += 1) {
+          const item = batch[first]!;
+          if (item.events.length === 0 || !item.events.every((event) => deferrableTypes.has(event.type))) break;
+          try {
+            item.resolve(this.defer(item.events));
+          } catch (error) {
+            item.reject(error);
+          }
+        }
+        const committing = batch.slice(first);
+        if (committing.length === 0) continue;
+        try {
+          const stored = await this.commit(committing.flatMap((item) => item.events));
+          let offset = 0;
+          for (const item of committing) {
+            item.resolve(stored.slice(offset, offset + item.events.length));
+            offset += item.events.length;
+          }
+        } catch (error) {
+          // Batches of other callers shared the failed transaction: none of it can be trusted.
+          if (committing.length > 1 && this.broken === undefined) this.broken = { error };
+          for (const item of committing) item.reject(error);
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
   private defer(events: readonly AnyEvent[]): readonly EventRecord[] {
     const recordedAt = new Date().toISOString();
+    // Canonicalize every payload before assigning anything, so a bad one leaves the log as it was.
+    const texts = events.map((event) => canonicalJson(event.payload));
     const envelopes = events.map((event, index) => {
       const sequence = this.folder.eventCount + index + 1;
-      // A copy through canonical JSON, as the world would store it (also rejects non-JSON now);
-      // the id from the same text, as the world computes it.
-      const payloadJson = canonicalJson(event.payload);
+      // A copy through canonical JSON, as the world would store it; the id from the same text,
+      // as the world computes it.
+      const payloadJson = texts[index]!;
       const eventId = eventIdFor({ runId: this.runId, sequence, type: event.type, payloadJson });
       return { eventId, runId: this.runId, sequence, type: event.type, recordedAt, payload: JSON.parse(payloadJson) as unknown };
     });
