@@ -18,8 +18,8 @@ import {
 } from "@little-stack/harness";
 import { createScriptedModel, startLoopbackOpenAIServer, type ScriptedTurn } from "@little-stack/testing";
 
-// The bench package depends on workspace packages only; `ai` and the openai-compatible provider
-// are loaded from @little-stack/testing's own dependencies (the same ESM builds the harness uses).
+// `ai` and the openai-compatible provider are loaded from @little-stack/testing's own dependencies
+// (the same ESM builds the harness uses); the bench declares them too, for their types.
 const requireFromTesting = createRequire(import.meta.resolve("@little-stack/testing"));
 const esmEntry = (name: string) => pathToFileURL(join(dirname(requireFromTesting.resolve(`${name}/package.json`)), "dist/index.mjs")).href;
 const ai = (await import(esmEntry("ai"))) as typeof import("ai");
