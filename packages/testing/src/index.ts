@@ -8,3 +8,9 @@ export {
   type LoopbackRequest,
 } from "./loopback-server/start-loopback-openai-server.js";
 export { openJsonlHarnessEventSink } from "./event-sinks/open-jsonl-harness-event-sink.js";
+export {
+  scriptedOrProviderModels,
+  type ScriptedOrProviderModels,
+  type ScriptedOrProviderModelsOptions,
+} from "./demo-models/scripted-or-provider-models.js";
+export { runTypeScriptFile, type RunTypeScriptFileOptions, type TypeScriptFileResult } from "./child-process/run-type-script-file.js";
