@@ -2,6 +2,7 @@
 export type { CliContext } from "./cli-context.js";
 export { CliInputError, CliInvalidWorkflowError, CliUsageError } from "./cli-errors.js";
 export { commands, createCli, runCli, type RunCliOptions } from "./cli.js";
+export { type CapturedCliOutput, runCliCapturingOutput, type RunCliCapturingOutputOptions } from "./run-cli-capturing-output.js";
 export { EventsCommand } from "./commands/events-command.js";
 export { ReplayCommand } from "./commands/replay-command.js";
 export { ReportCommand } from "./commands/report-command.js";
