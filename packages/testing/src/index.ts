@@ -12,5 +12,6 @@ export {
   scriptedOrProviderModels,
   type ScriptedOrProviderModels,
   type ScriptedOrProviderModelsOptions,
+  withoutProviderVariables,
 } from "./demo-models/scripted-or-provider-models.js";
 export { runTypeScriptFile, type RunTypeScriptFileOptions, type TypeScriptFileResult } from "./child-process/run-type-script-file.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { scriptedOrProviderModels } from "./scripted-or-provider-models.js";
+import { scriptedOrProviderModels, withoutProviderVariables } from "./scripted-or-provider-models.js";
 
 const workDir = mkdtempSync(join(tmpdir(), "little-demo-models-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -67,5 +67,21 @@ describe("scriptedOrProviderModels", () => {
       planner: { provider: "openai-compatible", model: "gpt-4o-mini", baseURL: "http://localhost:11434/v1" },
       writer: { provider: "openai-compatible", model: "gpt-4o-mini", baseURL: "http://localhost:11434/v1" },
     });
+  });
+});
+
+describe("withoutProviderVariables", () => {
+  it("copies the environment without the variables that select a provider, leaving the original alone", async () => {
+    const env = { PATH: "/usr/bin", OPENAI_API_KEY: "sk-secret-value", OPENAI_BASE_URL: "http://localhost:11434/v1", LITTLE_DEMO_MODEL: "llama3.2", OTHER: "kept" };
+    const offline = withoutProviderVariables(env);
+    expect(offline).toEqual({ PATH: "/usr/bin", OTHER: "kept" });
+    expect(env.OPENAI_API_KEY).toBe("sk-secret-value");
+    const { models, written } = await modelsFor(offline);
+    try {
+      expect(models.server).toBeDefined();
+      expect(written).toMatchObject({ planner: { baseURL: models.server!.baseURL } });
+    } finally {
+      await models.close();
+    }
   });
 });

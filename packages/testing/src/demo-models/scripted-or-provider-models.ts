@@ -25,6 +25,16 @@ export type ScriptedOrProviderModelsOptions = {
 
 type ModelsFileEntry = { provider: "openai" | "openai-compatible"; model: string; baseURL?: string; apiKeyEnv?: string };
 
+/** The variables scriptedOrProviderModels reads. */
+const providerVariables = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "LITTLE_DEMO_MODEL"] as const;
+
+/** A copy of `env` without the variables that select a provider: a demo run with it stays offline. */
+export function withoutProviderVariables(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of providerVariables) delete copy[name];
+  return copy;
+}
+
 /** The model id used when LITTLE_DEMO_MODEL is unset or empty. */
 const defaultModel = "gpt-4o-mini";
 
