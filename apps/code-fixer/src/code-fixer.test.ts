@@ -2,8 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runTypeScriptFile, withoutProviderVariables } from "@little-stack/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { runDemo } from "./run-demo.js";
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 const dataDir = mkdtempSync(join(tmpdir(), "code-fixer-test-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -11,7 +13,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 describe("the code-fixer demo (pnpm --filter @little-stack-apps/code-fixer run demo)", () => {
   it("shows the sandbox error, the fixer's try_fix in the sandbox, and the fixed source from the events", async () => {
     const workflowBefore = readFileSync(fileURLToPath(new URL("../workflow.lwir.json", import.meta.url)), "utf8");
-    const result = await runDemo(fileURLToPath(new URL("./code-fixer.ts", import.meta.url)), [dataDir]);
+    const result = await runTypeScriptFile(fileURLToPath(new URL("./code-fixer.ts", import.meta.url)), [dataDir], { cwd: repoRoot, env: withoutProviderVariables() });
     expect(result.stderr).not.toContain("code-fixer failed");
     expect(result.exitCode).toBe(0);
     const out = result.stdout;

@@ -7,8 +7,11 @@ import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { captureLittle } from "./capture-little.js";
-import { demoModels } from "./demo-models.js";
+import { runCliCapturingOutput } from "@little-stack/cli";
+import { scriptedOrProviderModels } from "@little-stack/testing";
+
+// In-process `little`; its stderr (a run's progress) is shown as it is written.
+const captureLittle = (argv: readonly string[]) => runCliCapturingOutput(argv, { echoStderrTo: process.stderr });
 
 const appDir = fileURLToPath(new URL("../", import.meta.url));
 const workflowFile = join(appDir, "workflow.lwir.json");
@@ -26,7 +29,7 @@ const brokenSource = step.with.files[step.with.entrypoint]!.content;
 // What the scripted fixer answers offline: the one-line repair a model would make.
 const repairedSource = brokenSource.replace("line.pricing.amount", "line.price");
 
-const models = await demoModels({
+const models = await scriptedOrProviderModels({
   slots: ["fixer"],
   modelsFile,
   script: [

@@ -2,15 +2,17 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runTypeScriptFile, withoutProviderVariables } from "@little-stack/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { runDemo } from "./run-demo.js";
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 const dataDir = mkdtempSync(join(tmpdir(), "kill-resume-test-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe("the kill-resume demo (pnpm --filter @little-stack-apps/kill-resume run demo)", () => {
   it("kills the run with SIGKILL mid-flight and resumes it; only a call whose result was unrecorded may run again", async () => {
-    const result = await runDemo(fileURLToPath(new URL("./kill-resume.ts", import.meta.url)), [dataDir]);
+    const result = await runTypeScriptFile(fileURLToPath(new URL("./kill-resume.ts", import.meta.url)), [dataDir], { cwd: repoRoot, env: withoutProviderVariables() });
     expect(result.stderr).not.toContain("kill-resume failed");
     expect(result.exitCode).toBe(0);
     const out = result.stdout;

@@ -6,9 +6,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { captureLittle } from "./capture-little.js";
-import { demoModels } from "./demo-models.js";
+import { runCliCapturingOutput } from "@little-stack/cli";
+import { scriptedOrProviderModels } from "@little-stack/testing";
 import { startLittle } from "./little-process.js";
+
+// In-process `little`; its stderr (a run's progress) is shown as it is written.
+const captureLittle = (argv: readonly string[]) => runCliCapturingOutput(argv, { echoStderrTo: process.stderr });
 
 const appDir = fileURLToPath(new URL("../", import.meta.url));
 const dataDir = process.argv[2] ?? mkdtempSync(join(tmpdir(), "little-kill-resume-"));
@@ -33,7 +36,7 @@ const loggedCalls = (): LoggedCall[] =>
       return { toolName: toolName!, callId: callId!, pid: Number(pid), value: value.join(" ") };
     });
 
-const models = await demoModels({
+const models = await scriptedOrProviderModels({
   slots: ["writer"],
   modelsFile,
   script: Array.from({ length: 8 }, (_, index) => ({ text: `A vivid color (answer ${index + 1}).`, usage: { inputTokens: 40, outputTokens: 8 } })),

@@ -1,12 +1,10 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { startLoopbackOpenAIServer } from "@little-stack/testing";
+import { fileURLToPath } from "node:url";
+import { runTypeScriptFile, startLoopbackOpenAIServer } from "@little-stack/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { repoRoot } from "./run-demo.js";
 
 // Acceptance of `little run --models` (issue 9), here rather than in packages/cli because the cli
 // may not import @little-stack/testing: the real `little` executable in a child process, its
@@ -15,16 +13,10 @@ import { repoRoot } from "./run-demo.js";
 const workDir = mkdtempSync(join(tmpdir(), "little-loopback-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-const tsxLoader = pathToFileURL(createRequire(`${repoRoot}package.json`).resolve("tsx")).href;
+const appDir = fileURLToPath(new URL("../", import.meta.url));
 const bin = createRequire(import.meta.url).resolve("@little-stack/cli/package.json").replace(/package\.json$/, "src/bin.ts");
 
-function little(args: readonly string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ["--conditions=@little-stack/source", "--import", tsxLoader, bin, ...args], { cwd: workDir, encoding: "utf8" }, (error, stdout, stderr) => {
-      resolve({ exitCode: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
-    });
-  });
-}
+const little = (args: readonly string[]) => runTypeScriptFile(bin, args, { cwd: workDir });
 
 describe("little run with --models pointing at an OpenAI-compatible server", () => {
   it("completes, and re-running with the same --run-id makes zero new requests", async () => {
@@ -32,8 +24,8 @@ describe("little run with --models pointing at an OpenAI-compatible server", () 
     const server = await startLoopbackOpenAIServer({ script: [{ text: JSON.stringify(answer), usage: { inputTokens: 90, outputTokens: 12, cachedInputTokens: 30 } }] });
     try {
       writeFileSync(join(workDir, "models.json"), JSON.stringify({ "gpt-4o-mini": { provider: "openai-compatible", model: "gpt-4o-mini", baseURL: server.baseURL } }));
-      const workflow = join(repoRoot, "apps/quickstart/support-ticket.lwir.json");
-      const input = join(repoRoot, "apps/quickstart/ticket.json");
+      const workflow = join(appDir, "support-ticket.lwir.json");
+      const input = join(appDir, "ticket.json");
       const args = ["run", workflow, "--input", input, "--models", "models.json", "--run-id", "run_loopback01"];
       const first = await little(args);
       expect(first.exitCode).toBe(0);

@@ -7,8 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { canonicalJson } from "@little-stack/canonical";
-import { captureLittle } from "./capture-little.js";
-import { demoModels } from "./demo-models.js";
+import { runCliCapturingOutput } from "@little-stack/cli";
+import { scriptedOrProviderModels } from "@little-stack/testing";
+
+// In-process `little`; its stderr (a run's progress) is shown as it is written.
+const captureLittle = (argv: readonly string[]) => runCliCapturingOutput(argv, { echoStderrTo: process.stderr });
 
 const appDir = fileURLToPath(new URL("../", import.meta.url));
 const workflowFile = join(appDir, "support-ticket.lwir.json");
@@ -21,7 +24,7 @@ const runId = `run_quickstart${Date.now().toString(16)}`;
 const say = (text: string): void => void process.stdout.write(`${text}\n`);
 const show = (command: string): void => say(`\n$ ${command}`);
 
-const models = await demoModels({
+const models = await scriptedOrProviderModels({
   slots: ["gpt-4o-mini"],
   modelsFile: join(dataDir, "models.json"),
   script: [{ text: JSON.stringify({ summary: "The Android app 4.2.0 crashes at login for the whole team, blocking invoice approvals.", severity: "high" }), usage: { inputTokens: 182, outputTokens: 31, cachedInputTokens: 128 } }],

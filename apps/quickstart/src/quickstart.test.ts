@@ -2,15 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runTypeScriptFile, withoutProviderVariables } from "@little-stack/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { runDemo } from "./run-demo.js";
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 const dataDir = mkdtempSync(join(tmpdir(), "quickstart-sdk-test-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe("the quickstart (pnpm demo, pnpm --filter @little-stack-apps/quickstart run demo)", () => {
   it("defines, plans and runs support.summarize-ticket offline, shows events and the report, and a re-run calls no model", async () => {
-    const result = await runDemo(fileURLToPath(new URL("./quickstart.ts", import.meta.url)), [dataDir]);
+    const result = await runTypeScriptFile(fileURLToPath(new URL("./quickstart.ts", import.meta.url)), [dataDir], { cwd: repoRoot, env: withoutProviderVariables() });
     expect(result.stderr).not.toContain("quickstart failed");
     expect(result.exitCode).toBe(0);
     const out = result.stdout;

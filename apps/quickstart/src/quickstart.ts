@@ -9,10 +9,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openai } from "@ai-sdk/openai";
 import { canonicalJson } from "@little-stack/canonical";
+import { runCliCapturingOutput } from "@little-stack/cli";
 import { createScriptedModel } from "@little-stack/testing";
 import { defineWorkflow, localWorld, model, runWorkflow } from "@little-stack/workflow";
 import { z } from "zod";
-import { captureLittle } from "./capture-little.js";
+
+// In-process `little`; its stderr (a run's progress) is shown as it is written.
+const captureLittle = (argv: readonly string[]) => runCliCapturingOutput(argv, { echoStderrTo: process.stderr });
 
 const appDir = fileURLToPath(new URL("../", import.meta.url));
 const dataDir = process.argv[2] ?? mkdtempSync(join(tmpdir(), "little-quickstart-"));
