@@ -1,10 +1,7 @@
-import {
-  CanonicalJsonError,
-  canonicalJson,
-  idFromDigest,
-  sha256DigestOfBytes,
-} from "@little-stack/canonical";
+import { createHash } from "node:crypto";
+import { CanonicalJsonError, canonicalJson } from "@little-stack/canonical";
 import { InvalidEventError } from "./event-log-errors.js";
+import { fastCanonicalJson } from "./fast-canonical-json.js";
 import type { EventEnvelope, EventInput } from "./world.js";
 import type { JsonValue } from "./json-value.js";
 
@@ -42,6 +39,8 @@ function prepareEvent(runId: string, event: unknown, index: number): PreparedEve
       problem: `type ${JSON.stringify(type) ?? String(type)} must be 1..200 characters of A-Z a-z 0-9 _ . : - starting with a letter`,
     });
   }
+  const fast = fastCanonicalJson(payload);
+  if (fast !== undefined) return { type, payloadJson: fast };
   let payloadJson: string;
   try {
     payloadJson = canonicalJson(payload);
@@ -74,7 +73,7 @@ export function eventIdFor(options: {
   readonly payloadJson: string;
 }): string {
   const text = `{"payload":${options.payloadJson},"runId":${JSON.stringify(options.runId)},"sequence":${options.sequence},"type":${JSON.stringify(options.type)}}`;
-  return idFromDigest("evt", sha256DigestOfBytes(text));
+  return `evt_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
 }
 
 /** The envelope as returned to callers: a fresh payload parsed from the stored text. */

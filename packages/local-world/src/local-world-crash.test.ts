@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contentId } from "@little-stack/canonical";
@@ -14,13 +14,15 @@ import type { Durability } from "./durability.js";
  * hash. `LITTLE_CRASH_KILLS=1000` runs the long version.
  */
 const kills = Number(process.env.LITTLE_CRASH_KILLS ?? 20);
+/** Optional file that receives a progress line every 50 kills (for long runs). */
+const progressFile = process.env.LITTLE_CRASH_PROGRESS_FILE;
 const root = mkdtempSync(join(tmpdir(), "local-world-crash-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const delay = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 describe("localWorld under SIGKILL", () => {
-  it(`loses nothing committed across ${kills} kills`, { timeout: 30_000 + kills * 3_000 }, async () => {
+  it(`loses nothing committed across ${kills} kills`, { timeout: 30_000 + kills * 10_000 }, async () => {
     const dataDir = join(root, "world");
     const runId = "run-crash";
     const reportedEvents = new Map<number, string>();
@@ -82,6 +84,12 @@ describe("localWorld under SIGKILL", () => {
         }
         for (const [artifactId, sha256] of reportedArtifacts) {
           expect((await world.readArtifact(artifactId)).manifest.sha256).toBe(sha256);
+        }
+        if (progressFile !== undefined && ((round + 1) % 50 === 0 || round + 1 === kills)) {
+          appendFileSync(
+            progressFile,
+            `${new Date().toISOString()} kills checked: ${round + 1}/${kills}, events: ${events.length}, reported committed: ${reportedEvents.size}, artifacts reported: ${reportedArtifacts.size}, kills between commit and report: ${killedBetweenCommitAndReport}, while opening: ${killedBeforeReady}\n`,
+          );
         }
       } catch (error) {
         throw new Error(`after kill ${round + 1} of ${kills} (${durability}): ${(error as Error).message}`, { cause: error });
