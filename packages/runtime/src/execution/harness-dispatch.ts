@@ -47,9 +47,11 @@ export function harnessContextFor(options: {
   readonly stepPath: string;
   readonly visitIndex: number;
   readonly attemptStartedSequence: number;
+  /** A direct-execute step (tool.call, decision): its session results ride with its StepCompleted. */
+  readonly directStep?: boolean;
 }): RuntimeHarnessContext {
   const { run } = options;
-  const sink = run.log.harnessSink({ stepPath: options.stepPath, afterSequence: options.attemptStartedSequence });
+  const sink = run.log.harnessSink({ stepPath: options.stepPath, afterSequence: options.attemptStartedSequence, directStep: options.directStep === true });
   return {
     scope: { runId: run.runId, logDir: run.logDir, role: options.role },
     model: options.model,

@@ -25,6 +25,19 @@ const deferrableTypes: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The results of a direct-execute step's session (tool.call, decision): nothing reads them before
+ * the step's `StepCompleted`/`StepFailed`, which commits them in the same transaction. A crash
+ * before that commit re-executes the step's single in-flight call under the same call id, which
+ * the durability contract permits. Model responses are never held (a model call is not re-paid).
+ */
+const directStepResultTypes: ReadonlySet<string> = new Set([
+  "harness.tool_call.succeeded",
+  "harness.tool_call.failed",
+  "harness.execute_step.succeeded",
+  "harness.session.failed",
+]);
+
+/**
  * The one writer of a run's log in this process: appends go to the world one batch at a time
  * (so sequences reach the folder in order) and every stored event is folded into the live state.
  */
@@ -33,7 +46,13 @@ export class RunLog {
   private sealed = false;
   private harnessSealed = false;
   private pending: EventRecord[] = [];
-  private readonly queue: { readonly events: readonly AnyEvent[]; resolve(stored: readonly EventRecord[]): void; reject(error: unknown): void }[] = [];
+  private readonly queue: {
+    readonly events: readonly AnyEvent[];
+    /** Result types this caller may also hold (a direct-execute step's session results). */
+    readonly hold: ReadonlySet<string> | undefined;
+    resolve(stored: readonly EventRecord[]): void;
+    reject(error: unknown): void;
+  }[] = [];
   private draining = false;
   /** Set when a commit failed: the folder may be ahead of the store, so nothing more is written. */
   private broken: { readonly error: unknown } | undefined;
@@ -69,11 +88,11 @@ export class RunLog {
    * sequences are assigned here (this log is the run's only writer, under the run lock) and
    * checked against the world's when they are committed.
    */
-  appendAny(events: readonly AnyEvent[]): Promise<readonly EventRecord[]> {
+  appendAny(events: readonly AnyEvent[], options?: { readonly hold?: ReadonlySet<string> }): Promise<readonly EventRecord[]> {
     if (this.sealed) return Promise.reject(new Error(`The log of run ${this.runId} is closed: the run already ended.`));
     if (this.broken !== undefined) return Promise.reject(this.broken.error);
     return new Promise<readonly EventRecord[]>((resolve, reject) => {
-      this.queue.push({ events, resolve, reject });
+      this.queue.push({ events, hold: options?.hold, resolve, reject });
       if (!this.draining) {
         this.draining = true;
         this.tail = this.tail.then(() => this.drain()).catch(() => undefined);
@@ -100,7 +119,7 @@ export class RunLog {
         let first = 0;
         for (; first < batch.length; first += 1) {
           const item = batch[first]!;
-          if (item.events.length === 0 || !item.events.every((event) => deferrableTypes.has(event.type))) break;
+          if (item.events.length === 0 || !item.events.every((event) => deferrableTypes.has(event.type) || item.hold?.has(event.type) === true)) break;
           try {
             item.resolve(this.defer(item.events));
           } catch (error) {
@@ -172,8 +191,9 @@ export class RunLog {
    * session's events are always written after its attempt started — this keeps opening a
    * session O(events of this attempt), not O(run).
    */
-  harnessSink(options: { readonly stepPath: string; readonly afterSequence: number }): HarnessEventSink {
+  harnessSink(options: { readonly stepPath: string; readonly afterSequence: number; readonly directStep?: boolean }): HarnessEventSink {
     const { stepPath, afterSequence } = options;
+    const hold = options.directStep === true ? directStepResultTypes : undefined;
     return {
       runId: this.runId,
       append: async (events) => {
@@ -184,7 +204,7 @@ export class RunLog {
           }
           return event;
         });
-        return (await this.appendAny(stamped)) as readonly HarnessEventEnvelope[];
+        return (await this.appendAny(stamped, hold === undefined ? undefined : { hold })) as readonly HarnessEventEnvelope[];
       },
       list: async (listOptions) => {
         // Stored events plus the held ones: reading must not force a commit (that would cost a

@@ -112,6 +112,9 @@ async function attemptStep(options: {
       stepPath,
       visitIndex,
       attemptStartedSequence,
+      // code.run is left out: its code makes several tool calls, and holding their results would
+      // re-execute more than the one in-flight call after a crash.
+      directStep: step.uses === "tool.call" || step.uses === "decision",
     });
     result = await run.stepSlots.run(() => dispatchToHarness(run, { kind: "execute_step", step: resolvedStep, stepInput, stepContext: { stepPath, visitIndex } }, ctx));
     if (result.kind !== "execute_step") throw new Error(`The worker harness answered an execute_step task with a "${result.kind}" result.`);

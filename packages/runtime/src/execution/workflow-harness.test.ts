@@ -1,60 +1,67 @@
 import { createToolRegistry } from "@little-stack/harness";
-import { memoryWorld } from "@little-stack/local-world";
+import { memoryWorld, type World } from "@little-stack/local-world";
 import type { LwirStep } from "@little-stack/lwir";
 import { tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { recordingWorld } from "../__fixtures__/recording-world.js";
 import { codeFiles, lwirDocument, versionOf } from "../__fixtures__/workflows.js";
 import { replayRun } from "../run-state/replay-run.js";
 import { executeWorkflowVersion } from "./execute-workflow-version.js";
 
+/** tool.call → code.run (calling the tool from code) → decision → ai.generate, with the default harness. */
+async function runEveryStepKind(world: World) {
+  const toolCalls: unknown[] = [];
+  const tools = createToolRegistry({
+    lookup: tool({
+      description: "Looks up a price.",
+      inputSchema: z.object({ sku: z.string() }),
+      execute: async ({ sku }) => {
+        toolCalls.push(sku);
+        return { sku, price: sku.length * 10 };
+      },
+    }),
+  });
+  const model = new MockLanguageModelV3({
+    provider: "acme",
+    modelId: "writer-1",
+    doGenerate: async () => ({
+      content: [{ type: "text", text: "Total is fine." }],
+      finishReason: { unified: "stop", raw: undefined },
+      usage: { inputTokens: { total: 20, noCache: 20, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 4, text: 4, reasoning: 0 } },
+      warnings: [],
+    }),
+  });
+  const code = [
+    "export async function run({ input, tools }) {",
+    "  const priced = await tools.lookup({ sku: input.sku + '-x' });",
+    "  return { total: input.price + priced.price };",
+    "}",
+  ].join("\n");
+  const object = { mode: "object", schema: { type: "object" } } as const;
+  const steps = [
+    { id: "price", uses: "tool.call", with: { tool: "lookup", args: { sku: "{{ input.sku }}" } }, output: object },
+    {
+      id: "sum",
+      uses: "code.run",
+      needs: ["price"],
+      input: "{{ steps.price.output }}",
+      with: { entrypoint: "main.js", files: codeFiles(code), sandbox: { network: "deny" } },
+      output: { mode: "object", schema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] } },
+    },
+    { id: "cheap", uses: "decision", needs: ["sum"], with: { cases: [{ when: "{{ steps.sum.output.total < 100 }}", to: "note" }], default: "end" } },
+    { id: "note", uses: "ai.generate", needs: ["sum"], with: { model: "writer", prompt: "Comment on {{ steps.sum.output.total }}" }, output: { mode: "text" } },
+  ] as LwirStep[];
+  const lwir = lwirDocument({ steps, tools: ["lookup"], models: ["writer"] });
+  const result = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { sku: "abc" }, tools, models: { writer: model }, runId: "run-default-harness" });
+  return { result, toolCalls };
+}
+
 describe("with the default workflowHarness (no workerHarness given)", () => {
   it("runs tool.call, decision, code.run in the sandbox (a tool call from code recorded with caller code) and ai.generate", async () => {
     const world = memoryWorld();
-    const toolCalls: unknown[] = [];
-    const tools = createToolRegistry({
-      lookup: tool({
-        description: "Looks up a price.",
-        inputSchema: z.object({ sku: z.string() }),
-        execute: async ({ sku }) => {
-          toolCalls.push(sku);
-          return { sku, price: sku.length * 10 };
-        },
-      }),
-    });
-    const model = new MockLanguageModelV3({
-      provider: "acme",
-      modelId: "writer-1",
-      doGenerate: async () => ({
-        content: [{ type: "text", text: "Total is fine." }],
-        finishReason: { unified: "stop", raw: undefined },
-        usage: { inputTokens: { total: 20, noCache: 20, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 4, text: 4, reasoning: 0 } },
-        warnings: [],
-      }),
-    });
-    const code = [
-      "export async function run({ input, tools }) {",
-      "  const priced = await tools.lookup({ sku: input.sku + '-x' });",
-      "  return { total: input.price + priced.price };",
-      "}",
-    ].join("\n");
-    const object = { mode: "object", schema: { type: "object" } } as const;
-    const steps = [
-      { id: "price", uses: "tool.call", with: { tool: "lookup", args: { sku: "{{ input.sku }}" } }, output: object },
-      {
-        id: "sum",
-        uses: "code.run",
-        needs: ["price"],
-        input: "{{ steps.price.output }}",
-        with: { entrypoint: "main.js", files: codeFiles(code), sandbox: { network: "deny" } },
-        output: { mode: "object", schema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] } },
-      },
-      { id: "cheap", uses: "decision", needs: ["sum"], with: { cases: [{ when: "{{ steps.sum.output.total < 100 }}", to: "note" }], default: "end" } },
-      { id: "note", uses: "ai.generate", needs: ["sum"], with: { model: "writer", prompt: "Comment on {{ steps.sum.output.total }}" }, output: { mode: "text" } },
-    ] as LwirStep[];
-    const lwir = lwirDocument({ steps, tools: ["lookup"], models: ["writer"] });
-    const result = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { sku: "abc" }, tools, models: { writer: model }, runId: "run-default-harness" });
+    const { result, toolCalls } = await runEveryStepKind(world);
     expect(result.output).toBe("Total is fine.");
     expect(toolCalls).toEqual(["abc", "abc-x"]);
     const state = await replayRun(world, "run-default-harness");
@@ -65,5 +72,24 @@ describe("with the default workflowHarness (no workerHarness given)", () => {
     const started = result.events.find((event) => event.type === "harness.session.started")!.payload as { manifest: { harnessId: string; stepPath: string } };
     expect(started.manifest).toMatchObject({ harnessId: "workflowHarness@0.1.0", stepPath: "price" });
     expect(result.usage).toMatchObject({ inputTokens: 20, outputTokens: 4, unpricedCalls: 1, costUsd: null });
+  }, 30_000);
+
+  it("commits a tool.call or decision step in one transaction; model responses and code.run tool results commit at once", async () => {
+    const { world, transactions } = recordingWorld(memoryWorld());
+    await runEveryStepKind(world);
+    const completing = (stepPath: string) => transactions.filter((batch) => batch.some((event) => event.type === "StepCompleted" && event.stepPath === stepPath));
+    // tool.call: the tool result and the harness's step result ride with StepCompleted.
+    const [price] = completing("price");
+    expect(price?.map((event) => event.type)).toEqual(expect.arrayContaining(["StepScheduled", "StepAttemptStarted", "harness.tool_call.succeeded", "harness.execute_step.succeeded", "StepCompleted"]));
+    const [cheap] = completing("cheap");
+    expect(cheap?.map((event) => event.type)).toEqual(expect.arrayContaining(["harness.execute_step.succeeded", "StepCompleted"]));
+    // ai.generate: the model response is committed as soon as the model answered, before StepCompleted.
+    const responded = transactions.findIndex((batch) => batch.some((event) => event.type === "harness.model.responded" && event.stepPath === "note"));
+    expect(responded).toBeGreaterThanOrEqual(0);
+    expect(transactions.indexOf(completing("note")[0]!)).toBeGreaterThan(responded);
+    // code.run: its tool call's result is its own boundary (the only one not riding with a StepCompleted).
+    const alone = transactions.filter((batch) => batch.some((event) => event.type === "harness.tool_call.succeeded") && !batch.some((event) => event.type === "StepCompleted"));
+    expect(alone).toHaveLength(1);
+    expect(transactions.indexOf(alone[0]!)).toBeLessThan(transactions.indexOf(completing("sum")[0]!));
   }, 30_000);
 });
