@@ -54,6 +54,13 @@ export class RunLog {
     reject(error: unknown): void;
   }[] = [];
   private draining = false;
+  /**
+   * The last sequence this process stored (undefined until its first commit: a resumed run's
+   * log was read without it). With the commits in flight, it tells `list` when nothing newer
+   * than a session's start can be in the store, so opening a session needs no query.
+   */
+  private storedThrough: number | undefined;
+  private commitsInFlight = 0;
   /** Set when a commit failed: the folder may be ahead of the store, so nothing more is written. */
   private broken: { readonly error: unknown } | undefined;
 
@@ -168,12 +175,16 @@ export class RunLog {
     const held = this.pending;
     this.pending = [];
     let stored: readonly EventRecord[];
+    this.commitsInFlight += 1;
     try {
       stored = (await this.world.appendEvents(this.runId, [...held.map(({ type, payload }) => ({ type, payload })), ...events])) as readonly EventRecord[];
     } catch (error) {
       if (held.length > 0) this.broken = { error };
       throw error;
+    } finally {
+      this.commitsInFlight -= 1;
     }
+    if (stored.length > 0) this.storedThrough = stored[stored.length - 1]!.sequence;
     for (let index = 0; index < held.length; index += 1) {
       if (stored[index]!.sequence !== held[index]!.sequence || stored[index]!.eventId !== held[index]!.eventId) {
         throw new RunLogCorruptError({ runId: this.runId, sequence: stored[index]!.sequence, problem: `another writer appended to the run (expected sequence ${held[index]!.sequence})` });
@@ -211,7 +222,9 @@ export class RunLog {
         // transaction per session open).
         await this.tail;
         const after = Math.max(afterSequence, listOptions?.afterSequence ?? 0);
-        const stored = (await this.world.listEvents(this.runId, { afterSequence: after, typePrefix: "harness." })) as readonly HarnessEventEnvelope[];
+        // Nothing stored after `after` (this process is the run's only writer): skip the query.
+        const nothingStoredAfter = this.commitsInFlight === 0 && this.storedThrough !== undefined && after >= this.storedThrough;
+        const stored = nothingStoredAfter ? [] : ((await this.world.listEvents(this.runId, { afterSequence: after, typePrefix: "harness." })) as readonly HarnessEventEnvelope[]);
         const held = this.pending.filter((event) => event.sequence > after && event.type.startsWith("harness."));
         return held.length === 0 ? stored : [...stored.filter((event) => event.sequence < held[0]!.sequence), ...held];
       },
