@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { CanonicalJsonError, canonicalJson } from "@little-stack/canonical";
 import { InvalidEventError } from "./event-log-errors.js";
-import { fastCanonicalJson } from "./fast-canonical-json.js";
 import type { EventEnvelope, EventInput } from "./world.js";
 import type { JsonValue } from "./json-value.js";
 
@@ -39,8 +38,6 @@ function prepareEvent(runId: string, event: unknown, index: number): PreparedEve
       problem: `type ${JSON.stringify(type) ?? String(type)} must be 1..200 characters of A-Z a-z 0-9 _ . : - starting with a letter`,
     });
   }
-  const fast = fastCanonicalJson(payload);
-  if (fast !== undefined) return { type, payloadJson: fast };
   let payloadJson: string;
   try {
     payloadJson = canonicalJson(payload);
