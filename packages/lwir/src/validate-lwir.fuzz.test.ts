@@ -3,20 +3,10 @@ import { LWIR_FINDING_CODES } from "./findings.js";
 import { fixtureNames, loadFixture } from "./__fixtures__/load-fixture.js";
 import type { ValidationResult } from "./types.js";
 import { validateLwir } from "./validate-lwir.js";
+import { seededRandom } from "./__fixtures__/seeded-random.js";
 
 const knownCodes: ReadonlySet<string> = new Set(LWIR_FINDING_CODES);
 
-/** mulberry32: small, seeded, reproducible. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const interestingStrings = [
   "",
@@ -164,7 +154,7 @@ const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
 
 describe("validateLwir never throws", () => {
   it("on 3000 random JSON values (seeded)", () => {
-    const random = createRandom(20261129);
+    const random = seededRandom(20261129);
     for (let index = 0; index < 3000; index += 1) {
       const value = randomJson(random, 0);
       expectWellFormed(validateLwir(value));
@@ -173,7 +163,7 @@ describe("validateLwir never throws", () => {
   });
 
   it("on 3000 random mutations of the valid fixtures, deterministically", () => {
-    const random = createRandom(42);
+    const random = seededRandom(42);
     for (let index = 0; index < 3000; index += 1) {
       const doc = loadFixture(fixtureNames[index % fixtureNames.length] as (typeof fixtureNames)[number]);
       mutateRandomly(doc, random);
@@ -185,7 +175,7 @@ describe("validateLwir never throws", () => {
   });
 
   it("with the same findings whatever the key order of the input (500 mutated fixtures)", () => {
-    const random = createRandom(7);
+    const random = seededRandom(7);
     const shuffled = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(shuffled);
       if (typeof value !== "object" || value === null) return value;

@@ -3,18 +3,8 @@ import { analyzeTemplateString } from "./analyze-template.js";
 import { evaluateExpression } from "./evaluate-template.js";
 import { ExpressionEvaluationError, ExpressionSyntaxError } from "./expression-errors.js";
 import { parseTemplateString } from "./parse-template.js";
+import { seededRandom } from "../__fixtures__/seeded-random.js";
 
-/** A small deterministic PRNG (mulberry32), so a failure is reproducible from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const fragments = [
   "{{", "}}", "{", "}", " ", "input", "item", "steps", "step", "workflow", ".", "[", "]", "(", ")", ",", "'", '"', "\\",
@@ -64,7 +54,7 @@ function randomTemplate(next: () => number): string {
 
 describe("expression fuzzing (seeded)", () => {
   it("parse throws only ExpressionSyntaxError, analysis never throws and agrees with evaluation", () => {
-    const next = random(20_261_129);
+    const next = seededRandom(20_261_129);
     const context = {
       input: { a: [1, "x", { b: null }], "a-b": 2 },
       item: "i",

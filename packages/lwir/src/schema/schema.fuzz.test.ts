@@ -3,17 +3,8 @@ import { checkSchemaSubset } from "./check-schema-subset.js";
 import { normalizeSchema } from "./normalize-schema.js";
 import { normalizeOutputMode } from "./output-mode.js";
 import { OutputModeError, SchemaNormalizationError } from "./schema-errors.js";
+import { seededRandom } from "../__fixtures__/seeded-random.js";
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const keywords = [
   "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "oneOf", "minimum",
@@ -33,7 +24,7 @@ function randomJson(next: () => number, depth: number): unknown {
 
 describe("schema fuzzing (seeded)", () => {
   it("checkSchemaSubset never throws; normalizeSchema/normalizeOutputMode throw only their named errors", () => {
-    const next = random(5);
+    const next = seededRandom(5);
     let accepted = 0;
     for (let run = 0; run < 5_000; run += 1) {
       const value = randomJson(next, 0);
