@@ -19,21 +19,7 @@ function checkAiGenerate(options: {
   findings: FindingList;
 }): void {
   const { context, entry, withValue, findings } = options;
-  const model = ownField(withValue, "model");
-  const modelPath = [...entry.path, "with", "model"];
-  if (!isNonEmptyString(model)) {
-    findings.report({
-      code: "model.missing",
-      path: modelPath,
-      message: `An ai.generate step needs with.model, a model slot id from permissions.models (got ${describeValue(model)}).`,
-    });
-  } else if (context.allowedModels !== undefined && !context.allowedModels.has(model)) {
-    findings.report({
-      code: "model.disallowed",
-      path: modelPath,
-      message: `Model "${shown(model)}" is not in permissions.models; add it there or use an allowed slot.`,
-    });
-  }
+  checkAllowlistedName({ entry, withValue, findings, field: "model", allowed: context.allowedModels });
   if (typeof ownField(withValue, "prompt") !== "string") {
     findings.report({
       code: "step.invalid",
@@ -57,19 +43,37 @@ function checkToolCall(options: {
   findings: FindingList;
 }): void {
   const { context, entry, withValue, findings } = options;
-  const tool = ownField(withValue, "tool");
-  const toolPath = [...entry.path, "with", "tool"];
-  if (!isNonEmptyString(tool)) {
+  checkAllowlistedName({ entry, withValue, findings, field: "tool", allowed: context.allowedTools });
+}
+
+const allowlisted = {
+  model: { step: "An ai.generate step", list: "permissions.models", what: "a model slot id", Name: "Model", instead: "use an allowed slot" },
+  tool: { step: "A tool.call step", list: "permissions.tools", what: "a tool id", Name: "Tool", instead: "use an allowed tool" },
+} as const;
+
+/** `with.model` / `with.tool`: present (`model.missing` / `tool.missing`) and in its allowlist (`….disallowed`). */
+function checkAllowlistedName(options: {
+  entry: StepEntry;
+  withValue: Readonly<Record<string, unknown>>;
+  findings: FindingList;
+  field: "model" | "tool";
+  allowed: ReadonlySet<string> | undefined;
+}): void {
+  const { entry, withValue, findings, field, allowed } = options;
+  const words = allowlisted[field];
+  const name = ownField(withValue, field);
+  const path = [...entry.path, "with", field];
+  if (!isNonEmptyString(name)) {
     findings.report({
-      code: "tool.missing",
-      path: toolPath,
-      message: `A tool.call step needs with.tool, a tool id from permissions.tools (got ${describeValue(tool)}).`,
+      code: `${field}.missing`,
+      path,
+      message: `${words.step} needs with.${field}, ${words.what} from ${words.list} (got ${describeValue(name)}).`,
     });
-  } else if (context.allowedTools !== undefined && !context.allowedTools.has(tool)) {
+  } else if (allowed !== undefined && !allowed.has(name)) {
     findings.report({
-      code: "tool.disallowed",
-      path: toolPath,
-      message: `Tool "${shown(tool)}" is not in permissions.tools; add it there or use an allowed tool.`,
+      code: `${field}.disallowed`,
+      path,
+      message: `${words.Name} "${shown(name)}" is not in ${words.list}; add it there or ${words.instead}.`,
     });
   }
 }
