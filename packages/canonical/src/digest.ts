@@ -1,4 +1,4 @@
-import { createHash, createHmac } from "node:crypto";
+import { createHmac, hash } from "node:crypto";
 import { canonicalJson } from "./canonical-json.js";
 
 /** A digest written the one way Little Workflow writes digests: `"sha256:" + 64 hex`. */
@@ -8,7 +8,8 @@ const digestPattern = /^sha256:[0-9a-f]{64}$/;
 
 /** Hex sha256 of a string (hashed as UTF-8) or of raw bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  // The one-shot API: about three times faster than createHash() for the small inputs hashed per event.
+  return hash("sha256", data, "hex");
 }
 
 /** `"sha256:" + hex` of the canonical JSON form of `value`; throws on non-JSON values. */

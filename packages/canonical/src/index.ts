@@ -1,5 +1,6 @@
 export { canonicalJson, maxCanonicalJsonDepth } from "./canonical-json.js";
 export { CanonicalJsonError } from "./canonical-json-error.js";
+export { CanonicalText } from "./canonical-text.js";
 export {
   hmacSha256Digest,
   isSha256Digest,

@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { CanonicalJsonError, canonicalJson } from "@little-stack/canonical";
+import { CanonicalJsonError, CanonicalText, canonicalJson, sha256Hex } from "@little-stack/canonical";
 import { InvalidEventError } from "./event-log-errors.js";
 import type { EventEnvelope, EventInput } from "./world.js";
 import type { JsonValue } from "./json-value.js";
@@ -30,7 +29,7 @@ function prepareEvent(runId: string, event: unknown, index: number): PreparedEve
   if (typeof event !== "object" || event === null || Array.isArray(event)) {
     throw new InvalidEventError({ runId, index, problem: "expected an object { type, payload }" });
   }
-  const { type, payload } = event as { type?: unknown; payload?: unknown };
+  const { type, payload, canonicalPayload } = event as { type?: unknown; payload?: unknown; canonicalPayload?: unknown };
   if (typeof type !== "string" || !eventTypePattern.test(type)) {
     throw new InvalidEventError({
       runId,
@@ -38,6 +37,8 @@ function prepareEvent(runId: string, event: unknown, index: number): PreparedEve
       problem: `type ${JSON.stringify(type) ?? String(type)} must be 1..200 characters of A-Z a-z 0-9 _ . : - starting with a letter`,
     });
   }
+  // Sealed text is canonicalJson's own output for this payload (see EventInput): no second pass.
+  if (CanonicalText.isSealed(canonicalPayload)) return { type, payloadJson: canonicalPayload.json };
   let payloadJson: string;
   try {
     payloadJson = canonicalJson(payload);
@@ -70,10 +71,13 @@ export function eventIdFor(options: {
   readonly payloadJson: string;
 }): string {
   const text = `{"payload":${options.payloadJson},"runId":${JSON.stringify(options.runId)},"sequence":${options.sequence},"type":${JSON.stringify(options.type)}}`;
-  return `evt_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+  return `evt_${sha256Hex(text).slice(0, 16)}`;
 }
 
-/** The envelope as returned to callers: a fresh payload parsed from the stored text. */
+/**
+ * The envelope as returned to callers. Its payload is a fresh copy parsed from the stored text on
+ * first read (and kept), so an appender that only looks at sequences and ids never parses.
+ */
 export function envelopeOf(options: {
   readonly eventId: string;
   readonly runId: string;
@@ -82,12 +86,17 @@ export function envelopeOf(options: {
   readonly recordedAt: string;
   readonly payloadJson: string;
 }): EventEnvelope {
+  const { payloadJson } = options;
+  let payload: JsonValue | undefined;
   return {
     eventId: options.eventId,
     runId: options.runId,
     sequence: options.sequence,
     type: options.type,
     recordedAt: options.recordedAt,
-    payload: JSON.parse(options.payloadJson) as JsonValue,
+    get payload(): JsonValue {
+      if (payload === undefined) payload = JSON.parse(payloadJson) as JsonValue;
+      return payload;
+    },
   };
 }

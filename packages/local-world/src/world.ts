@@ -1,3 +1,4 @@
+import type { CanonicalText } from "@little-stack/canonical";
 import type { JsonObject, JsonValue } from "./json-value.js";
 
 /**
@@ -81,6 +82,13 @@ export interface World {
 export type EventInput = {
   readonly type: string;
   readonly payload: unknown;
+  /**
+   * Optional: `CanonicalText.of(payload)`, when the caller has canonicalized the payload already
+   * (the runtime has, to derive the event id of an event it holds). A world may store its text
+   * instead of serializing `payload` again; one that ignores it stays correct. It must be made
+   * from this very payload: the world trusts the seal, not a comparison.
+   */
+  readonly canonicalPayload?: CanonicalText;
 };
 
 /** A stored event. */
@@ -93,7 +101,11 @@ export type EventEnvelope<TPayload = JsonValue> = {
   readonly type: string;
   /** ISO-8601 UTC time of the append. */
   readonly recordedAt: string;
-  /** The payload as stored (a fresh copy, detached from the caller's object). */
+  /**
+   * The payload as stored (a fresh copy, detached from the caller's object). `localWorld` and
+   * `memoryWorld` parse it from the stored text on first read, so callers that only need the
+   * sequence and id of what they appended pay nothing for it.
+   */
   readonly payload: TPayload;
 };
 

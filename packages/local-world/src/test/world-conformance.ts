@@ -1,4 +1,4 @@
-import { contentId, LittleWorkflowError, sha256DigestOfBytes } from "@little-stack/canonical";
+import { CanonicalText, contentId, LittleWorkflowError, sha256DigestOfBytes } from "@little-stack/canonical";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EventEnvelope, World } from "../world.js";
 
@@ -174,6 +174,22 @@ export function describeWorldConformance(
         await expectCode(world.listEvents("a/b"), "world.invalid_id");
         await expectCode(world.listEvents("run-x", { afterSequence: -1 }), "world.invalid_list_options");
         expect(await world.getRun("run-x")).toBeUndefined();
+      });
+
+      it("stores an event given with its sealed canonical payload exactly as one given without", async () => {
+        const payload = { b: [1, 2.5, "x"], a: { nested: true, empty: null } };
+        const plain = await (await fresh()).appendEvents("run-sealed", { type: "Custom.one", payload });
+        const world = await fresh();
+        const [sealed] = await world.appendEvents("run-sealed", { type: "Custom.one", payload, canonicalPayload: CanonicalText.of(payload) });
+        expect(sealed!.eventId).toBe(plain[0]!.eventId);
+        expect(sealed!.payload).toEqual(payload);
+        const [listed] = await world.listEvents("run-sealed");
+        expect(listed!.payload).toEqual(payload);
+        // A look-alike is not sealed: the world serializes `payload` and never stores its text.
+        const forged = { json: '{"forged":true}' } as unknown as CanonicalText;
+        const [second] = await world.appendEvents("run-sealed", { type: "Custom.one", payload, canonicalPayload: forged });
+        expect(second!.payload).toEqual(payload);
+        expect((await world.listEvents("run-sealed")).map((event) => event.payload)).toEqual([payload, payload]);
       });
 
       it("stores canonical JSON and hands out detached copies", async () => {
