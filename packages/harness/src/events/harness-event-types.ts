@@ -1,3 +1,4 @@
+import type { CanonicalText } from "@little-stack/canonical";
 import type { ErrorEnvelope } from "../contract/error-envelope.js";
 import type { HarnessRole, HarnessTask, RunId } from "../contract/harness.js";
 import type { HarnessManifest } from "../contract/manifests.js";
@@ -190,7 +191,15 @@ export const harnessEventTypes: readonly HarnessEventType[] = [
 
 /** An event before it is stored: the shape a sink appends. */
 export type HarnessEvent = {
-  [Type in HarnessEventType]: { readonly type: Type; readonly payload: HarnessEventPayloads[Type] };
+  [Type in HarnessEventType]: {
+    readonly type: Type;
+    readonly payload: HarnessEventPayloads[Type];
+    /**
+     * The payload's canonical JSON, attached by `validateHarnessEvent` (which computes it to prove
+     * the payload is JSON) so that the sink's store need not serialize the payload again.
+     */
+    readonly canonicalPayload?: CanonicalText;
+  };
 }[HarnessEventType];
 
 export type SessionStartedEvent = Extract<HarnessEvent, { type: "harness.session.started" }>;

@@ -1,4 +1,4 @@
-import { sha256Digest } from "@little-stack/canonical";
+import { CanonicalText, canonicalJson, sha256Digest } from "@little-stack/canonical";
 import { describe, expect, it } from "vitest";
 import { plannerManifest, workerManifest } from "../__fixtures__/manifests.js";
 import { hashHarnessManifest } from "../contract/hash-harness-manifest.js";
@@ -72,6 +72,19 @@ function mutated(event: { type: string; payload: unknown }, mutate: Mutation): {
 }
 
 describe("validateHarnessEvent", () => {
+  it("attaches the sealed canonical text of the payload it checked, except to a model call", () => {
+    for (const event of Object.values(valid)) {
+      const checked = validateHarnessEvent(event);
+      expect(checked.payload).toBe(event.payload);
+      if (event.type === "harness.model.called") {
+        expect(checked.canonicalPayload).toBeUndefined();
+      } else {
+        expect(CanonicalText.isSealed(checked.canonicalPayload)).toBe(true);
+        expect(checked.canonicalPayload!.json).toBe(canonicalJson(event.payload));
+      }
+    }
+  });
+
   it("accepts a well-formed event of every type", () => {
     for (const event of Object.values(valid)) expect(validateHarnessEvent(event).type).toBe(event.type);
     const worker = { ...workerManifest, modelSlotId: "gpt-test" };

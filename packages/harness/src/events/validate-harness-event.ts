@@ -1,4 +1,4 @@
-import { canonicalJson, CanonicalJsonError, sha256Digest } from "@little-stack/canonical";
+import { CanonicalJsonError, CanonicalText, sha256Digest } from "@little-stack/canonical";
 import { harnessRoles, harnessTaskKinds } from "../contract/harness.js";
 import {
   CostOnEventError,
@@ -19,7 +19,8 @@ type Json = Record<string, unknown>;
 
 /**
  * Checks one event against the harness vocabulary and throws the named error of the first
- * violation. Returns the event typed.
+ * violation. Returns the event typed, with the canonical text of its payload attached (except for
+ * `harness.model.called`, whose request is checked through its hash instead).
  */
 export function validateHarnessEvent(event: { readonly type: string; readonly payload: unknown }): HarnessEvent {
   const type = event.type;
@@ -28,10 +29,11 @@ export function validateHarnessEvent(event: { readonly type: string; readonly pa
   const payload = check.object(event.payload, "$.payload");
   // A model request is the bulk of a payload and is serialized anyway for its promptHash check
   // (which proves it is JSON); the JSON check covers the rest.
-  check.json(type === "harness.model.called" && typeof payload.request === "object" ? { ...payload, request: null } : payload);
+  const modelCall = type === "harness.model.called" && typeof payload.request === "object";
+  const canonicalPayload = check.json(modelCall ? { ...payload, request: null } : payload);
   check.noCost(payload, "$.payload");
   validators[type as HarnessEventType](payload, check);
-  return event as HarnessEvent;
+  return (modelCall ? { type, payload } : { type, payload, canonicalPayload }) as HarnessEvent;
 }
 
 const userDataFields = new Set(["args", "result", "output", "messages", "toolCalls", "scope", "manifest"]);
@@ -279,10 +281,9 @@ class FieldChecker {
     }
   }
 
-  json(payload: Json): void {
+  json(payload: Json): CanonicalText {
     try {
-      // Same verdict and errors as canonicalJson (it falls back to it), faster on plain JSON.
-      canonicalJson(payload);
+      return CanonicalText.of(payload);
     } catch (error) {
       if (error instanceof CanonicalJsonError) {
         throw new HarnessEventNotJsonError({ eventType: this.eventType, path: error.path.replace(/^\$/, "$.payload"), problem: error.message });

@@ -1,4 +1,5 @@
-import { memoryWorld } from "@little-stack/local-world";
+import { CanonicalText, canonicalJson } from "@little-stack/canonical";
+import { memoryWorld, type EventInput, type World } from "@little-stack/local-world";
 import type { LwirStep } from "@little-stack/lwir";
 import { describe, expect, it } from "vitest";
 import { createFakeWorkerHarness } from "../__fixtures__/fake-worker-harness.js";
@@ -21,6 +22,27 @@ function chain(length: number): LwirStep[] {
 }
 
 describe("executeWorkflowVersion: sequential steps", () => {
+  it("hands the world each payload's canonical text once computed, sealed, so it is not serialized twice", async () => {
+    const inner = memoryWorld();
+    const inputs: EventInput[] = [];
+    const world: World = Object.assign(Object.create(inner) as World, {
+      appendEvents: (runId: string, events: EventInput | readonly EventInput[]) => {
+        inputs.push(...(Array.isArray(events) ? events : [events as EventInput]));
+        return inner.appendEvents(runId, events);
+      },
+      listEvents: inner.listEvents.bind(inner),
+      acquireRunLock: inner.acquireRunLock.bind(inner),
+    });
+    const lwir = lwirDocument({ steps: chain(2), tools: ["increment"] });
+    await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { n: 1 }, tools: countingTools().registry, workerHarness: createFakeWorkerHarness(), runId: "run-sealed" });
+    const sealed = inputs.filter((input) => CanonicalText.isSealed(input.canonicalPayload));
+    // Held announcements (runtime's own and the harness's) and harness results all come sealed.
+    for (const type of ["StepScheduled", "StepAttemptStarted", "harness.session.started", "harness.tool_call.succeeded"]) {
+      expect(sealed.filter((input) => input.type === type)).toHaveLength(2);
+    }
+    for (const input of sealed) expect(input.canonicalPayload!.json).toBe(canonicalJson(input.payload));
+  });
+
   it("runs tool.call steps in order, resolving inputs from the run input and prior outputs", async () => {
     const world = memoryWorld();
     const { registry, calls } = countingTools();

@@ -2,7 +2,7 @@ import { canonicalJson, randomId, sha256Digest, sha256DigestOfBytes } from "@lit
 import type { Harness, ResolvedModel, ToolRegistry } from "@little-stack/harness";
 import { createToolRegistry, workflowHarness } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
-import { createSchemaValidator, validateLwir } from "@little-stack/lwir";
+import { createSchemaValidator } from "@little-stack/lwir";
 import type { ModelRegistry } from "@little-stack/models";
 import { join } from "node:path";
 import { RunFailedError } from "../errors/run-failed-error.js";
@@ -11,6 +11,7 @@ import { InvalidRunOptionsError } from "../errors/runtime-config-errors.js";
 import type { RunCapabilities, StepErrorPayload } from "../events/runtime-event-types.js";
 import { RunStateFolder } from "../run-state/run-state-folder.js";
 import { capabilityDrift, captureCapabilities } from "./capabilities.js";
+import { validateVersionOnce } from "./validated-versions.js";
 import { parseTimeout } from "./parse-timeout.js";
 import type { RunContext } from "./run-context.js";
 import { RunLog } from "./run-log.js";
@@ -62,7 +63,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   const lwir = workflowVersion.lwir;
   const configFailure = (message: string): RunFailedError =>
     new RunFailedError({ runId, workflowVersionId: version.id, causeCode: "runtime_config_error", message });
-  const validation = validateLwir(lwir);
+  const validation = validateVersionOnce(lwir, version.hash);
   if (!validation.valid) {
     const findings = validation.findings.slice(0, 10).map((finding) => `${finding.path} ${finding.code}: ${finding.message}`);
     throw configFailure(`the LWIR is not valid (${validation.findings.length} finding${validation.findings.length === 1 ? "" : "s"}):\n  ${findings.join("\n  ")}`);

@@ -1,11 +1,12 @@
-import { canonicalJson } from "@little-stack/canonical";
+import { CanonicalText } from "@little-stack/canonical";
 import type { HarnessEventEnvelope, HarnessEventSink } from "@little-stack/harness";
 import { RunLogCorruptError } from "../errors/run-integrity-errors.js";
 import { eventIdFor, type World } from "@little-stack/local-world";
 import type { EventRecord, RuntimeEvent } from "../events/runtime-event-types.js";
 import type { RunStateFolder } from "../run-state/run-state-folder.js";
 
-type AnyEvent = { readonly type: string; readonly payload: unknown };
+/** `canonicalPayload`, when sealed, is the payload's canonical text computed by whoever made the event. */
+type AnyEvent = { readonly type: string; readonly payload: unknown; readonly canonicalPayload?: CanonicalText };
 
 /** Announcements, not results: they may wait for the next boundary's transaction. */
 const deferrableTypes: ReadonlySet<string> = new Set([
@@ -46,6 +47,8 @@ export class RunLog {
   private sealed = false;
   private harnessSealed = false;
   private pending: EventRecord[] = [];
+  /** The sealed canonical text of each held event's payload, computed once when it was deferred. */
+  private readonly pendingTexts = new WeakMap<EventRecord, CanonicalText>();
   private readonly queue: {
     readonly events: readonly AnyEvent[];
     /** Result types this caller may also hold (a direct-execute step's session results). */
@@ -156,14 +159,16 @@ export class RunLog {
   private defer(events: readonly AnyEvent[]): readonly EventRecord[] {
     const recordedAt = new Date().toISOString();
     // Canonicalize every payload before assigning anything, so a bad one leaves the log as it was.
-    const texts = events.map((event) => canonicalJson(event.payload));
+    const texts = events.map((event) => (CanonicalText.isSealed(event.canonicalPayload) ? event.canonicalPayload : CanonicalText.of(event.payload)));
     const envelopes = events.map((event, index) => {
       const sequence = this.folder.eventCount + index + 1;
       // A copy through canonical JSON, as the world would store it; the id from the same text,
       // as the world computes it.
-      const payloadJson = texts[index]!;
-      const eventId = eventIdFor({ runId: this.runId, sequence, type: event.type, payloadJson });
-      return { eventId, runId: this.runId, sequence, type: event.type, recordedAt, payload: JSON.parse(payloadJson) as unknown };
+      const canonicalPayload = texts[index]!;
+      const eventId = eventIdFor({ runId: this.runId, sequence, type: event.type, payloadJson: canonicalPayload.json });
+      const envelope = { eventId, runId: this.runId, sequence, type: event.type, recordedAt, payload: JSON.parse(canonicalPayload.json) as unknown };
+      this.pendingTexts.set(envelope, canonicalPayload);
+      return envelope;
     });
     for (const envelope of envelopes) this.folder.apply(envelope);
     this.pending.push(...envelopes);
@@ -177,7 +182,9 @@ export class RunLog {
     let stored: readonly EventRecord[];
     this.commitsInFlight += 1;
     try {
-      stored = (await this.world.appendEvents(this.runId, [...held.map(({ type, payload }) => ({ type, payload })), ...events])) as readonly EventRecord[];
+      // Held events go with the text they were identified by: the world stores it as is.
+      const heldInputs = held.map((event) => ({ type: event.type, payload: event.payload, canonicalPayload: this.pendingTexts.get(event) }));
+      stored = (await this.world.appendEvents(this.runId, [...heldInputs, ...events])) as readonly EventRecord[];
     } catch (error) {
       if (held.length > 0) this.broken = { error };
       throw error;
