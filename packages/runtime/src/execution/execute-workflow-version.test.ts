@@ -43,6 +43,21 @@ describe("executeWorkflowVersion: sequential steps", () => {
     for (const input of sealed) expect(input.canonicalPayload!.json).toBe(canonicalJson(input.payload));
   });
 
+  it("returns exactly the stored events as the result's events, without reading the log back", async () => {
+    const world = memoryWorld();
+    const lwir = lwirDocument({ steps: chain(3), tools: ["increment"] });
+    const workflowVersion = versionOf(lwir);
+    const first = await executeWorkflowVersion({ world, workflowVersion, input: { n: 1 }, tools: countingTools().registry, workerHarness: createFakeWorkerHarness(), runId: "run-history" });
+    const listed = await world.listEvents("run-history");
+    const shape = (events: readonly { eventId: string; sequence: number; type: string; payload: unknown }[]) =>
+      events.map(({ eventId, sequence, type, payload }) => ({ eventId, sequence, type, payload }));
+    expect(first.events.map((event) => event.sequence)).toEqual(listed.map((_, index) => index + 1));
+    expect(shape(first.events)).toEqual(shape(listed));
+    // Executed again, the completed run answers from what it read at open: the same events.
+    const again = await executeWorkflowVersion({ world, workflowVersion, input: { n: 1 }, tools: countingTools().registry, workerHarness: createFakeWorkerHarness(), runId: "run-history" });
+    expect(shape(again.events)).toEqual(shape(listed));
+  });
+
   it("runs tool.call steps in order, resolving inputs from the run input and prior outputs", async () => {
     const world = memoryWorld();
     const { registry, calls } = countingTools();

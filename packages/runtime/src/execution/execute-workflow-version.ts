@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { RunFailedError } from "../errors/run-failed-error.js";
 import { RunInputMismatchError, WorkflowVersionMismatchError } from "../errors/run-integrity-errors.js";
 import { InvalidRunOptionsError } from "../errors/runtime-config-errors.js";
-import type { RunCapabilities, StepErrorPayload } from "../events/runtime-event-types.js";
+import type { EventRecord, RunCapabilities, StepErrorPayload } from "../events/runtime-event-types.js";
 import { RunStateFolder } from "../run-state/run-state-folder.js";
 import { capabilityDrift, captureCapabilities } from "./capabilities.js";
 import { validateVersionOnce } from "./validated-versions.js";
@@ -98,7 +98,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   log = new RunLog(world, runId, folder);
   if (controller.signal.aborted) log.sealHarness();
   try {
-    for (const event of await world.listEvents(runId)) folder.apply(event);
+    await log.open();
     const resumed = folder.eventCount > 0;
     if (resumed) {
       const stored = folder.snapshot();
@@ -108,8 +108,8 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       if (stored.status !== "not_started" && sha256Digest(stored.input ?? null) !== sha256Digest(options.input ?? null)) {
         throw new RunInputMismatchError({ runId, storedDigest: sha256Digest(stored.input ?? null), givenDigest: sha256Digest(options.input ?? null) });
       }
-      if (stored.status === "completed") return await buildRunResult({ world, runId, folder });
-      if (stored.status === "failed") throw await recordedFailure({ world, runId, folder, workflowVersionId: version.id });
+      if (stored.status === "completed") return await buildRunResult({ world, runId, folder, events: log.stored() });
+      if (stored.status === "failed") throw recordedFailure({ runId, folder, events: log.stored(), workflowVersionId: version.id });
     }
     if (folder.status === "not_started") {
       const runStarted = {
@@ -174,7 +174,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
           },
         },
       ]);
-      return await buildRunResult({ world, runId, folder, output });
+      return await buildRunResult({ world, runId, folder, events: log.stored(), output });
     } catch (error) {
       // Once aborted, whatever was in flight failed because of the abort: record the abort.
       if (run.signal.aborted) {
@@ -219,11 +219,11 @@ async function failRun(options: { run: RunContext; failure: StepFailure; folder:
       },
     },
   ]);
-  throw await recordedFailure({ world: run.world, runId: run.runId, folder: options.folder, workflowVersionId: run.workflowVersionId });
+  throw recordedFailure({ runId: run.runId, folder: options.folder, events: run.log.stored(), workflowVersionId: run.workflowVersionId });
 }
 
-async function recordedFailure(options: { world: World; runId: string; folder: RunStateFolder; workflowVersionId: string }): Promise<RunFailedError> {
-  const result = await buildFailedRunResult(options);
+function recordedFailure(options: { runId: string; folder: RunStateFolder; events: readonly EventRecord[]; workflowVersionId: string }): RunFailedError {
+  const result = buildFailedRunResult(options);
   return new RunFailedError({
     runId: options.runId,
     workflowVersionId: options.workflowVersionId,

@@ -47,8 +47,8 @@ export class RunLog {
   private sealed = false;
   private harnessSealed = false;
   private pending: EventRecord[] = [];
-  /** The sealed canonical text of each held event's payload, computed once when it was deferred. */
-  private readonly pendingTexts = new WeakMap<EventRecord, CanonicalText>();
+  /** The sealed canonical text of each held event's payload (same index), computed when it was deferred. */
+  private pendingTexts: CanonicalText[] = [];
   private readonly queue: {
     readonly events: readonly AnyEvent[];
     /** Result types this caller may also hold (a direct-execute step's session results). */
@@ -67,11 +67,32 @@ export class RunLog {
   /** Set when a commit failed: the folder may be ahead of the store, so nothing more is written. */
   private broken: { readonly error: unknown } | undefined;
 
+  /**
+   * Every event of the run in the store, in sequence order: what was read when the run was opened
+   * plus what this log has committed since (as the world returned it). The run's result is built
+   * from it instead of reading the whole log back.
+   */
+  private readonly storedEvents: EventRecord[] = [];
+
   constructor(
     readonly world: World,
     readonly runId: string,
     readonly folder: RunStateFolder,
   ) {}
+
+  /** Reads the run's stored events into the folder (once, before the first append). */
+  async open(): Promise<void> {
+    const events = (await this.world.listEvents(this.runId)) as readonly EventRecord[];
+    for (const event of events) {
+      this.folder.apply(event);
+      this.storedEvents.push(event);
+    }
+  }
+
+  /** The run's stored events so far (held announcements are not in it until committed). */
+  stored(): readonly EventRecord[] {
+    return this.storedEvents;
+  }
 
   append(events: readonly RuntimeEvent[]): Promise<readonly EventRecord[]> {
     return this.appendAny(events);
@@ -166,24 +187,25 @@ export class RunLog {
       // as the world computes it.
       const canonicalPayload = texts[index]!;
       const eventId = eventIdFor({ runId: this.runId, sequence, type: event.type, payloadJson: canonicalPayload.json });
-      const envelope = { eventId, runId: this.runId, sequence, type: event.type, recordedAt, payload: JSON.parse(canonicalPayload.json) as unknown };
-      this.pendingTexts.set(envelope, canonicalPayload);
-      return envelope;
+      return { eventId, runId: this.runId, sequence, type: event.type, recordedAt, payload: JSON.parse(canonicalPayload.json) as unknown };
     });
     for (const envelope of envelopes) this.folder.apply(envelope);
     this.pending.push(...envelopes);
+    this.pendingTexts.push(...texts);
     return envelopes;
   }
 
   private async commit(events: readonly AnyEvent[]): Promise<readonly EventRecord[]> {
     if (this.broken !== undefined) throw this.broken.error;
     const held = this.pending;
+    const heldTexts = this.pendingTexts;
     this.pending = [];
+    this.pendingTexts = [];
     let stored: readonly EventRecord[];
     this.commitsInFlight += 1;
     try {
       // Held events go with the text they were identified by: the world stores it as is.
-      const heldInputs = held.map((event) => ({ type: event.type, payload: event.payload, canonicalPayload: this.pendingTexts.get(event) }));
+      const heldInputs = held.map((event, index) => ({ type: event.type, payload: event.payload, canonicalPayload: heldTexts[index] }));
       stored = (await this.world.appendEvents(this.runId, [...heldInputs, ...events])) as readonly EventRecord[];
     } catch (error) {
       if (held.length > 0) this.broken = { error };
@@ -192,6 +214,7 @@ export class RunLog {
       this.commitsInFlight -= 1;
     }
     if (stored.length > 0) this.storedThrough = stored[stored.length - 1]!.sequence;
+    for (const event of stored) this.storedEvents.push(event);
     for (let index = 0; index < held.length; index += 1) {
       if (stored[index]!.sequence !== held[index]!.sequence || stored[index]!.eventId !== held[index]!.eventId) {
         throw new RunLogCorruptError({ runId: this.runId, sequence: stored[index]!.sequence, problem: `another writer appended to the run (expected sequence ${held[index]!.sequence})` });

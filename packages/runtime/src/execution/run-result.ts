@@ -15,7 +15,14 @@ export type RunResult<TOutput = unknown> = {
   readonly artifacts: readonly ArtifactRecord[];
 };
 
-export async function buildRunResult(options: { world: World; runId: string; folder: RunStateFolder; output?: unknown }): Promise<RunResult> {
+/** `events` are the run's stored events (`RunLog.stored()`): the result does not read the log back. */
+export async function buildRunResult(options: {
+  world: World;
+  runId: string;
+  folder: RunStateFolder;
+  events: readonly EventRecord[];
+  output?: unknown;
+}): Promise<RunResult> {
   const { world, runId, folder } = options;
   const state = folder.snapshot();
   let output = options.output;
@@ -28,12 +35,12 @@ export async function buildRunResult(options: { world: World; runId: string; fol
     status: "completed",
     output,
     usage: state.usage,
-    events: await world.listEvents(runId),
+    events: options.events,
     artifacts: state.artifacts,
   };
 }
 
-export async function buildFailedRunResult(options: { world: World; runId: string; folder: RunStateFolder }): Promise<FailedRunResult> {
+export function buildFailedRunResult(options: { runId: string; folder: RunStateFolder; events: readonly EventRecord[] }): FailedRunResult {
   const state = options.folder.snapshot();
   const failure = state.failure ?? { name: "RunFailed", message: "the run failed", causeCode: "step_failed" as const };
   return {
@@ -42,7 +49,7 @@ export async function buildFailedRunResult(options: { world: World; runId: strin
     status: "failed",
     error: failure,
     usage: state.usage,
-    events: await options.world.listEvents(options.runId),
+    events: options.events,
     artifacts: state.artifacts,
   };
 }
