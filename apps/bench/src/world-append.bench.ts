@@ -1,6 +1,8 @@
 // Local World append and read costs, against raw better-sqlite3 doing the minimum equivalent work
 // in the same process run: a single-row INSERT (autocommit) into a table with the same columns,
-// primary key and pragmas (WAL, the same synchronous level).
+// primary key and pragmas (WAL, the same synchronous level), without the world's density trigger.
+// For reference it also times the same insert into a WITHOUT ROWID table (the world's first
+// layout, cheaper per row but pathological next to large payloads: see the local-world README).
 //
 //   pnpm --filter @little-stack-apps/bench run world
 //   WORLD_BENCH_SCALE=0.2 … for a quicker, noisier run
@@ -25,14 +27,14 @@ type Figures = { readonly operations: number; readonly milliseconds: number };
 const perOperationMicros = (figures: Figures) => (figures.milliseconds * 1000) / figures.operations;
 const perSecond = (figures: Figures) => (figures.operations / figures.milliseconds) * 1000;
 
-function rawDatabase(path: string, durability: Durability): Database.Database {
+function rawDatabase(path: string, durability: Durability, layout: "rowid" | "without rowid" = "rowid"): Database.Database {
   const database = new Database(path);
   database.pragma("busy_timeout = 10000");
   database.pragma("journal_mode = WAL");
   database.pragma(`synchronous = ${durability === "strict" ? "FULL" : "NORMAL"}`);
   database.exec(`CREATE TABLE events (
     run_id TEXT NOT NULL, sequence INTEGER NOT NULL, event_id TEXT NOT NULL, type TEXT NOT NULL,
-    recorded_at TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (run_id, sequence)) WITHOUT ROWID`);
+    recorded_at TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (run_id, sequence))${layout === "rowid" ? "" : " WITHOUT ROWID"}`);
   return database;
 }
 
@@ -68,6 +70,8 @@ const format = (value: number, digits = 1) => value.toFixed(digits);
 for (const durability of ["strict", "process"] as const) {
   const raw = rawDatabase(join(root, `raw-${durability}.db`), durability);
   const insert = raw.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)");
+  const rawWithoutRowid = rawDatabase(join(root, `raw-without-rowid-${durability}.db`), durability, "without rowid");
+  const insertWithoutRowid = rawWithoutRowid.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)");
   // Each contender writes its own database, so no one pays for checkpoints another one caused.
   const rawBatchDatabase = rawDatabase(join(root, `raw-batch-${durability}.db`), durability);
   const insertInBatch = rawBatchDatabase.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)");
@@ -86,6 +90,7 @@ for (const durability of ["strict", "process"] as const) {
   // Warm up both sides (statement caches, JIT, the first-write durability check).
   for (let index = 0; index < 50; index += 1) {
     insert.run("warm", index + 1, "evt_0000000000000000", "StepCompleted", new Date().toISOString(), payloadJson);
+    insertWithoutRowid.run("warm", index + 1, "evt_0000000000000000", "StepCompleted", new Date().toISOString(), payloadJson);
     await world.appendEvents("warm", { type: "StepCompleted", payload });
     await batchWorld.appendEvents("warm", { type: "StepCompleted", payload });
   }
@@ -95,6 +100,8 @@ for (const durability of ["strict", "process"] as const) {
     contenders: {
       raw: (iteration) =>
         insert.run("run-raw", iteration + 1, "evt_0000000000000000", "StepCompleted", new Date().toISOString(), payloadJson),
+      rawWithoutRowid: (iteration) =>
+        insertWithoutRowid.run("run-raw", iteration + 1, "evt_0000000000000000", "StepCompleted", new Date().toISOString(), payloadJson),
       single: () => world.appendEvents("run-single", { type: "StepCompleted", payload }),
       rawBatch: (iteration) => rawBatch.immediate(iteration * 10 + 1),
       batch: () => batchWorld.appendEvents("run-batch", batch),
@@ -105,6 +112,7 @@ for (const durability of ["strict", "process"] as const) {
   const batchMicros = perOperationMicros(totals.batch!);
   rows.push(
     [durability, "raw insert+commit", format(perSecond(totals.raw!), 0), format(rawMicros), "1.00"],
+    [durability, "  (same, WITHOUT ROWID table)", format(perSecond(totals.rawWithoutRowid!), 0), format(perOperationMicros(totals.rawWithoutRowid!)), format(perOperationMicros(totals.rawWithoutRowid!) / rawMicros, 2)],
     [durability, "appendEvents(1)", format(perSecond(totals.single!), 0), format(singleMicros), format(singleMicros / rawMicros, 2)],
     [durability, "raw 10 inserts in one transaction", format(perSecond(totals.rawBatch!), 0), format(perOperationMicros(totals.rawBatch!)), format(perOperationMicros(totals.rawBatch!) / rawMicros, 2)],
     [durability, "appendEvents(10) per batch", format(perSecond(totals.batch!), 0), format(batchMicros), format(batchMicros / rawMicros, 2)],
@@ -112,6 +120,7 @@ for (const durability of ["strict", "process"] as const) {
     [durability, "  batch of 10 / single append", "", "", format(batchMicros / singleMicros, 2)],
   );
   raw.close();
+  rawWithoutRowid.close();
   rawBatchDatabase.close();
   await world.close();
   await batchWorld.close();

@@ -91,6 +91,49 @@ describe("localWorld storage", () => {
     await second.close();
   });
 
+  it("rewrites an event log from the earlier WITHOUT ROWID layout once, keeping every row byte for byte", async () => {
+    const dataDir = freshDir();
+    const original = localWorld({ dataDir });
+    await original.appendEvents("run-a", [
+      { type: "RunStarted", payload: { input: { q: "é" } } },
+      { type: "StepCompleted", payload: { stepPath: "a", big: "x".repeat(20_000) } },
+    ]);
+    await original.appendEvents("run-b", { type: "RunStarted", payload: {} });
+    await original.close();
+    const eventsDb = join(dataDir, "events", "events.db");
+    const rowsOf = (database: Database.Database) => database.prepare("SELECT * FROM events ORDER BY run_id, sequence").all();
+    // Rebuild the file in the old layout (the same trigger), as a world of the earlier version left it.
+    const database = new Database(eventsDb);
+    const rows = rowsOf(database);
+    database.exec(`
+      ALTER TABLE events RENAME TO events_now;
+      CREATE TABLE events (run_id TEXT NOT NULL, sequence INTEGER NOT NULL CHECK (sequence >= 1), event_id TEXT NOT NULL,
+        type TEXT NOT NULL, recorded_at TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (run_id, sequence)) WITHOUT ROWID;
+      INSERT INTO events SELECT run_id, sequence, event_id, type, recorded_at, payload FROM events_now;
+      DROP TABLE events_now;
+      CREATE TRIGGER events_dense_sequence BEFORE INSERT ON events
+      WHEN NEW.sequence <> COALESCE((SELECT MAX(sequence) FROM events WHERE run_id = NEW.run_id), 0) + 1
+      BEGIN SELECT RAISE(ABORT, 'event sequences must be dense: expected the next sequence of the run'); END;`);
+    const tableSql = () => database.prepare("SELECT sql FROM sqlite_master WHERE name = 'events'").pluck().get() as string;
+    expect(tableSql()).toMatch(/WITHOUT ROWID/);
+    database.close();
+
+    const reopened = localWorld({ dataDir });
+    await reopened.appendEvents("run-a", { type: "RunCompleted", payload: {} });
+    await reopened.close();
+    const after = new Database(eventsDb, { readonly: true });
+    expect(after.prepare("SELECT sql FROM sqlite_master WHERE name = 'events'").pluck().get()).not.toMatch(/WITHOUT ROWID/);
+    const migrated = rowsOf(after) as { run_id: string; sequence: number }[];
+    expect(migrated.filter((row) => !(row.run_id === "run-a" && row.sequence === 3))).toEqual(rows);
+    after.close();
+    // The density trigger came back with the new table.
+    const writable = new Database(eventsDb);
+    expect(() =>
+      writable.prepare("INSERT INTO events VALUES ('run-a', 9, 'evt_x', 'X', 'now', '{}')").run(),
+    ).toThrow(/dense/);
+    writable.close();
+  });
+
   it("runs SQLite in WAL with synchronous=FULL (strict) or NORMAL (process), checked after writing", async () => {
     const dataDir = freshDir();
     const strict = localWorld({ dataDir });

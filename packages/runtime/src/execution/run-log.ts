@@ -57,13 +57,6 @@ export class RunLog {
     reject(error: unknown): void;
   }[] = [];
   private draining = false;
-  /**
-   * The last sequence this process stored (undefined until its first commit: a resumed run's
-   * log was read without it). With the commits in flight, it tells `list` when nothing newer
-   * than a session's start can be in the store, so opening a session needs no query.
-   */
-  private storedThrough: number | undefined;
-  private commitsInFlight = 0;
   /** Set when a commit failed: the folder may be ahead of the store, so nothing more is written. */
   private broken: { readonly error: unknown } | undefined;
 
@@ -202,7 +195,6 @@ export class RunLog {
     this.pending = [];
     this.pendingTexts = [];
     let stored: readonly EventRecord[];
-    this.commitsInFlight += 1;
     try {
       // Held events go with the text they were identified by: the world stores it as is.
       const heldInputs = held.map((event, index) => ({ type: event.type, payload: event.payload, canonicalPayload: heldTexts[index] }));
@@ -210,10 +202,11 @@ export class RunLog {
     } catch (error) {
       if (held.length > 0) this.broken = { error };
       throw error;
-    } finally {
-      this.commitsInFlight -= 1;
     }
-    if (stored.length > 0) this.storedThrough = stored[stored.length - 1]!.sequence;
+    if (stored.length > 0 && stored[0]!.sequence !== this.storedEvents.length + 1) {
+      this.broken = { error: new RunLogCorruptError({ runId: this.runId, sequence: stored[0]!.sequence, problem: `another writer appended to the run (expected sequence ${this.storedEvents.length + 1})` }) };
+      throw this.broken.error;
+    }
     for (const event of stored) this.storedEvents.push(event);
     for (let index = 0; index < held.length; index += 1) {
       if (stored[index]!.sequence !== held[index]!.sequence || stored[index]!.eventId !== held[index]!.eventId) {
@@ -248,15 +241,23 @@ export class RunLog {
         return (await this.appendAny(stamped, hold === undefined ? undefined : { hold })) as readonly HarnessEventEnvelope[];
       },
       list: async (listOptions) => {
-        // Stored events plus the held ones: reading must not force a commit (that would cost a
-        // transaction per session open).
+        // Served from memory, never from the world: this process is the run's only writer, so the
+        // events read at open, those committed since and those held are all there is. (A commit
+        // in flight carries other sessions' events only: a session's own earlier appends were
+        // awaited before it could be opened again.) Reading must not force a commit either.
         await this.tail;
         const after = Math.max(afterSequence, listOptions?.afterSequence ?? 0);
-        // Nothing stored after `after` (this process is the run's only writer): skip the query.
-        const nothingStoredAfter = this.commitsInFlight === 0 && this.storedThrough !== undefined && after >= this.storedThrough;
-        const stored = nothingStoredAfter ? [] : ((await this.world.listEvents(this.runId, { afterSequence: after, typePrefix: "harness." })) as readonly HarnessEventEnvelope[]);
-        const held = this.pending.filter((event) => event.sequence > after && event.type.startsWith("harness."));
-        return held.length === 0 ? stored : [...stored.filter((event) => event.sequence < held[0]!.sequence), ...held];
+        const result: HarnessEventEnvelope[] = [];
+        // Sequences are dense from 1, so the event after `after` sits at index `after`.
+        for (let index = after; index < this.storedEvents.length; index += 1) {
+          const event = this.storedEvents[index]!;
+          if (event.type.startsWith("harness.")) result.push(event as unknown as HarnessEventEnvelope);
+        }
+        const lastStored = this.storedEvents.length;
+        for (const event of this.pending) {
+          if (event.sequence > after && event.sequence > lastStored && event.type.startsWith("harness.")) result.push(event as unknown as HarnessEventEnvelope);
+        }
+        return result;
       },
     };
   }
