@@ -4,6 +4,7 @@ export { defaultScriptedUsage, type ScriptedToolCall, type ScriptedTurn, type Sc
 export { ScriptedModelError, ScriptExhaustedError } from "./scripted-model/script-exhausted-error.js";
 export {
   startLoopbackOpenAIServer,
+  type LoopbackAnswers,
   type LoopbackOpenAIServer,
   type LoopbackRequest,
 } from "./loopback-server/start-loopback-openai-server.js";

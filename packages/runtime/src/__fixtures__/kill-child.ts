@@ -1,6 +1,7 @@
 // A child process for the kill tests: runs (or resumes) one run of the kill scenario in a local
 // world and prints the run output as JSON on stdout. Arguments: dataDir logFile runId delayMs
-// [hangAtN markerFile]; HARNESS=default runs the default workflowHarness (real sandbox).
+// [hangAtN markerFile]; KILL_CHILD_HARNESS=default runs the default workflowHarness (real sandbox);
+// KILL_CHILD_MODEL_URL is the parent's loopback server.
 import { localWorld } from "@little-stack/local-world";
 import { executeWorkflowVersion } from "../execution/execute-workflow-version.js";
 import { createFakeWorkerHarness } from "./fake-worker-harness.js";
@@ -21,7 +22,7 @@ const result = await executeWorkflowVersion({
   input: { start: 0, until: 4, items: ["red", "green", "blue"] },
   runId: runId!,
   tools: scenarioTools(options),
-  models: { writer: scenarioModel(options) },
+  models: { writer: scenarioModel(process.env.KILL_CHILD_MODEL_URL!) },
   ...(useDefaultHarness ? {} : { workerHarness: createFakeWorkerHarness() }),
 });
 await world.close();

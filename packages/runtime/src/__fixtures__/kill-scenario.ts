@@ -1,7 +1,8 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createToolRegistry } from "@little-stack/harness";
 import type { LwirStep } from "@little-stack/lwir";
+import { startLoopbackOpenAIServer, type LoopbackOpenAIServer, type LoopbackRequest } from "@little-stack/testing";
 import { tool } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { codeFiles, lwirDocument } from "./workflows.js";
@@ -9,8 +10,9 @@ import { codeFiles, lwirDocument } from "./workflows.js";
 /**
  * The workflow the kill-and-resume tests run in child processes: a seed tool call, a decision
  * loop (bump/check), a parallel group (tool + ai.generate per branch), a code.run step and a
- * final tool call. Every tool and model call appends `<kind> <callId> <pid>` to a log file, so
- * the parent can count executions across processes.
+ * final tool call. Every tool call appends `tool <callId> <pid>` to a log file and every model call
+ * is an HTTP request to the parent's loopback server, so the parent can count executions across
+ * processes.
  */
 export function killScenarioWorkflow(options: { readonly realCode?: boolean } = {}) {
   const text = { mode: "text" } as const;
@@ -108,21 +110,26 @@ export function scenarioTools(options: ScenarioOptions) {
   });
 }
 
-export function scenarioModel(options: ScenarioOptions) {
-  return new MockLanguageModelV3({
-    provider: "acme",
-    modelId: "writer-1",
-    doGenerate: async (call) => {
-      await sleep(options.delayMs);
-      const prompt = JSON.stringify(call.prompt);
-      const subject = /Describe ([^"\\]+)/.exec(prompt)?.[1] ?? "?";
-      appendFileSync(options.logFile, `model subject:${subject} ${process.pid}\n`);
-      return {
-        content: [{ type: "text", text: `about ${subject}` }],
-        finishReason: { unified: "stop", raw: undefined },
-        usage: { inputTokens: { total: 12, noCache: 12, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 3, text: 3, reasoning: 0 } },
-        warnings: [],
-      };
+/** The subject of an ai.generate prompt of the scenario (`Describe red` → `red`). */
+export function subjectOf(request: LoopbackRequest): string | undefined {
+  return /Describe ([a-z]+)/.exec(JSON.stringify(request.body.messages))?.[1];
+}
+
+/**
+ * The scenario's model, served over HTTP by the test process: answers by the prompt's subject (so a
+ * request sent again after a kill gets the same answer), after `delayMs` like a real model.
+ */
+export function startScenarioModelServer(delayMs: number): Promise<LoopbackOpenAIServer> {
+  return startLoopbackOpenAIServer({
+    respond: (request) => {
+      const subject = subjectOf(request);
+      return subject === undefined ? undefined : { text: `about ${subject}`, usage: { inputTokens: 12, outputTokens: 3 } };
     },
+    delayMs,
   });
+}
+
+/** The model slot of a child process: the real openai-compatible provider, pointed at the loopback server. */
+export function scenarioModel(baseURL: string) {
+  return createOpenAICompatible({ name: "loopback", baseURL, apiKey: "test-key", includeUsage: true })("writer-1");
 }

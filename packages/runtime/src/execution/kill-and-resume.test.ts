@@ -2,7 +2,9 @@ import { localWorld } from "@little-stack/local-world";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import type { LoopbackOpenAIServer } from "@little-stack/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startScenarioModelServer, subjectOf } from "../__fixtures__/kill-scenario.js";
 import { spawnKillChild } from "../__fixtures__/spawn-kill-child.js";
 import type { EventRecord } from "../events/runtime-event-types.js";
 
@@ -32,13 +34,24 @@ function payloadOf<T>(event: EventRecord): T {
   return event.payload as T;
 }
 
+// The scenario's ai.generate steps call this real HTTP server (OpenAI chat completions on
+// 127.0.0.1) through the openai-compatible provider; its request log is the count of model calls.
+let modelServer: LoopbackOpenAIServer;
+beforeAll(async () => {
+  modelServer = await startScenarioModelServer(3);
+});
+afterAll(async () => {
+  await modelServer.close();
+});
+const child = (args: readonly string[], harness?: "fake" | "default") => spawnKillChild(args, { modelURL: modelServer.baseURL, ...(harness === undefined ? {} : { harness }) });
+
 describe("kill-mid-loop replay (real child process, SIGKILL)", () => {
   it("a process killed during bump.visit[2] resumes, completes visit[2] on the same attempt, then proceeds to visit[3]", async () => {
     const folder = mkdtempSync(join(tmpdir(), "runtime-kill-loop-"));
     const dataDir = join(folder, "data");
     const logFile = join(folder, "calls.log");
     const marker = join(folder, "in-visit-2");
-    const first = spawnKillChild([dataDir, logFile, "run-loop-kill", "1", "2", marker], { harness: "default" });
+    const first = child([dataDir, logFile, "run-loop-kill", "1", "2", marker], "default");
     while (!existsSync(marker)) await sleep(20);
     first.child.kill("SIGKILL");
     expect((await first.done).signal).toBe("SIGKILL");
@@ -50,7 +63,7 @@ describe("kill-mid-loop replay (real child process, SIGKILL)", () => {
     expect(completedBefore.some((payload) => payload.stepPath === "bump.visit[2]")).toBe(false);
     expect(before.at(-1)!.type).not.toBe("RunCompleted");
 
-    const second = spawnKillChild([dataDir, logFile, "run-loop-kill", "1"], { harness: "default" });
+    const second = child([dataDir, logFile, "run-loop-kill", "1"], "default");
     const finished = await second.done;
     expect(finished.code, finished.stderr).toBe(0);
     const output = JSON.parse(finished.stdout) as { value: { loops: number } };
@@ -77,15 +90,15 @@ describe("one writer per run (real child process)", () => {
     const dataDir = join(folder, "data");
     const logFile = join(folder, "calls.log");
     const marker = join(folder, "in-visit-1");
-    const holder = spawnKillChild([dataDir, logFile, "run-two-writers", "1", "1", marker]);
+    const holder = child([dataDir, logFile, "run-two-writers", "1", "1", marker]);
     while (!existsSync(marker)) await sleep(20);
-    const second = spawnKillChild([dataDir, logFile, "run-two-writers", "1"]);
+    const second = child([dataDir, logFile, "run-two-writers", "1"]);
     const refused = await second.done;
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("world.run_locked");
     holder.child.kill("SIGKILL");
     await holder.done;
-    const third = spawnKillChild([dataDir, logFile, "run-two-writers", "1"]);
+    const third = child([dataDir, logFile, "run-two-writers", "1"]);
     const finished = await third.done;
     expect(finished.code, finished.stderr).toBe(0);
     const events = await readEvents(dataDir, "run-two-writers");
@@ -99,11 +112,14 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
 
   it.each(harnesses)(`%s harness: completes with the uninterrupted output after ${kills} random kills, never repeating a recorded tool or model call`, async (harness) => {
     const folder = mkdtempSync(join(tmpdir(), "runtime-kill-random-"));
-    const reference = spawnKillChild([join(folder, "reference"), join(folder, "reference.log"), "run-reference", "3"], { harness });
+    const referenceRequestsFrom = modelServer.requestCount;
+    const reference = child([join(folder, "reference"), join(folder, "reference.log"), "run-reference", "3"], harness);
     const referenceRun = await reference.done;
     expect(referenceRun.code, referenceRun.stderr).toBe(0);
     const expected = JSON.parse(referenceRun.stdout) as unknown;
     const referenceLines = logLines(join(folder, "reference.log")).length;
+    // Uninterrupted, each branch's ai.generate is exactly one request to the server.
+    expect(modelServer.requests.slice(referenceRequestsFrom).map(subjectOf).sort()).toEqual(["blue", "green", "red"]);
 
     let seed = 12_345;
     const random = (): number => {
@@ -114,17 +130,23 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
     let runs = 0;
     let completedRuns = 0;
     let inFlightReexecutions = 0;
+    let modelRequests = 0;
+    let inFlightModelRequestsAgain = 0;
     const summary: string[] = [];
     for (let scenario = 0; killed < kills; scenario += 1) {
       const dataDir = join(folder, `data-${scenario}`);
       const logFile = join(folder, `calls-${scenario}.log`);
       const runId = `run-kill-${scenario}`;
-      /** What was recorded when each process died: recorded tool call ids and model step paths. */
-      const recordedAtKill: { pid: number; tools: Set<string>; models: Set<string> }[] = [];
+      /**
+       * What was recorded when each process died: recorded tool call ids, model step paths, and how
+       * many requests the model server had received by then.
+       */
+      const recordedAtKill: { pid: number; tools: Set<string>; models: Set<string>; requestsSoFar: number }[] = [];
+      const requestsFrom = modelServer.requestCount;
       let output: unknown;
       for (let round = 0; output === undefined; round += 1) {
         runs += 1;
-        const run = spawnKillChild([dataDir, logFile, runId, "3"], { harness });
+        const run = child([dataDir, logFile, runId, "3"], harness);
         const pid = run.child.pid!;
         const tryKill = killed < kills && round < 4;
         if (tryKill) {
@@ -147,6 +169,7 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
             pid,
             tools: new Set(events.filter((event) => event.type === "harness.tool_call.succeeded").map((event) => payloadOf<{ callId: string }>(event).callId)),
             models: new Set(events.filter((event) => event.type === "harness.model.responded").map((event) => String(payloadOf<{ stepPath?: string }>(event).stepPath))),
+            requestsSoFar: modelServer.requestCount,
           });
           continue;
         }
@@ -167,17 +190,25 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
         for (const line of laterLines) {
           if (line.kind === "tool") expect(atKill.tools.has(line.key), `tool call ${line.key} repeated after kill ${index}`).toBe(false);
         }
-        const modelSubjects = laterLines.filter((line) => line.kind === "model").map((line) => line.key);
+        // Every request the server received after this process died came from a later process.
+        const laterSubjects = modelServer.requests.slice(atKill.requestsSoFar).map(subjectOf);
         for (const stepPath of atKill.models) {
           const subject = /^fan\[([^\]]+)\]/.exec(stepPath)?.[1];
-          if (subject !== undefined) expect(modelSubjects.includes(`subject:${subject}`), `model call of ${stepPath} repeated`).toBe(false);
+          expect(subject, `model step path ${stepPath}`).toBeDefined();
+          expect(laterSubjects.includes(subject), `model call of ${stepPath} repeated after kill ${index}`).toBe(false);
         }
       }
+      const subjects = modelServer.requests.slice(requestsFrom).map(subjectOf);
+      expect(new Set(subjects)).toEqual(new Set(["red", "green", "blue"]));
+      modelRequests += subjects.length;
+      inFlightModelRequestsAgain += subjects.length - 3;
       const toolLines = lines.filter((line) => line.kind === "tool");
       inFlightReexecutions += toolLines.length - new Set(toolLines.map((line) => line.key)).size;
       summary.push(`${runId}: ${recordedAtKill.length} kills, ${events.length} events`);
     }
-    console.log(`kill-and-resume (${harness} harness): ${killed} kills over ${runs} processes, ${completedRuns} completed runs, ${inFlightReexecutions} in-flight tool calls re-executed under their call id`);
+    console.log(
+      `kill-and-resume (${harness} harness): ${killed} kills over ${runs} processes, ${completedRuns} completed runs, ${inFlightReexecutions} in-flight tool calls re-executed under their call id; ${modelRequests} model requests to the loopback server for ${completedRuns * 3} ai.generate steps (${inFlightModelRequestsAgain} in-flight requests sent again)`,
+    );
     expect(killed).toBe(kills);
   }, 1_800_000);
 });

@@ -49,6 +49,22 @@ describe("startLoopbackOpenAIServer", () => {
     expect(await raw.text()).toMatch(/script exhausted/);
   });
 
+  it("answers from the request itself with respond, in any order, after the given delay", async () => {
+    const lastUserText = (request: { body: Record<string, unknown> }): string => {
+      const messages = request.body.messages as { role: string; content: unknown }[];
+      return String(messages.filter((message) => message.role === "user").at(-1)?.content ?? "");
+    };
+    server = await startLoopbackOpenAIServer({ respond: (request) => (lastUserText(request) === "mute" ? undefined : { text: `echo ${lastUserText(request)}` }), delayMs: 40 });
+    const model = providerFor(server.baseURL)("loopback-model");
+    const started = Date.now();
+    const answers = await Promise.all(["b", "a", "c"].map(async (prompt) => (await generateText({ model, prompt })).text));
+    expect(answers).toEqual(["echo b", "echo a", "echo c"]);
+    // Timers may fire a millisecond early; the point is that the answer waited.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+    await expect(generateText({ model, prompt: "mute", maxRetries: 0 })).rejects.toThrow(/request 4 has no answer/);
+    expect(server.requestCount).toBe(4);
+  });
+
   it("answers a request past the end of the script with an error and still counts it", async () => {
     server = await startLoopbackOpenAIServer({ script: [{ text: "one" }] });
     const model = providerFor(server.baseURL)("loopback-model");

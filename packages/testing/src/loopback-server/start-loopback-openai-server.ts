@@ -20,19 +20,40 @@ export type LoopbackOpenAIServer = {
 };
 
 /**
- * An HTTP server on 127.0.0.1 speaking OpenAI chat completions (`POST /v1/chat/completions`,
- * JSON or SSE ending in `data: [DONE]`), answering request n with turn n of the script. A request
- * past the end of the script gets HTTP 500 with a message saying so, and still counts.
+ * How the server answers: `script` answers request n with turn n (order matters); `respond` picks
+ * the answer from the request itself (for callers whose request order is not fixed — concurrent
+ * branches, or a process killed and resumed that sends an in-flight request again). `undefined`
+ * from `respond` is answered like a request past the end of a script.
  */
-export async function startLoopbackOpenAIServer(options: {
-  readonly script: readonly ScriptedTurn[];
-  /** Reported as the `model` of each response; the request's model is echoed when omitted. */
-  readonly model?: string;
-}): Promise<LoopbackOpenAIServer> {
-  const { script } = options;
+export type LoopbackAnswers =
+  | { readonly script: readonly ScriptedTurn[]; readonly respond?: never }
+  | { readonly respond: (request: LoopbackRequest, requestIndex: number) => ScriptedTurn | undefined; readonly script?: never };
+
+/**
+ * An HTTP server on 127.0.0.1 speaking OpenAI chat completions (`POST /v1/chat/completions`,
+ * JSON or SSE ending in `data: [DONE]`), answering from a script (request n gets turn n) or a
+ * `respond` function. A request with no answer gets HTTP 500 with a message saying so, and still
+ * counts.
+ */
+export async function startLoopbackOpenAIServer(
+  options: LoopbackAnswers & {
+    /** Reported as the `model` of each response; the request's model is echoed when omitted. */
+    readonly model?: string;
+    /** Waits this long before answering each request, like a real model (default 0). */
+    readonly delayMs?: number;
+  },
+): Promise<LoopbackOpenAIServer> {
+  const script = options.script;
+  const answerFor =
+    options.respond ??
+    ((_request: LoopbackRequest, requestIndex: number): ScriptedTurn | undefined => script![requestIndex]);
+  const describeMissing = (requestIndex: number): string =>
+    script === undefined
+      ? `loopback script exhausted: request ${requestIndex + 1} has no answer (respond returned undefined)`
+      : `loopback script exhausted: request ${requestIndex + 1} but the script has ${script.length} turns`;
   const requests: LoopbackRequest[] = [];
   const server = createServer((request, response) => {
-    handle({ request, response, script, requests, model: options.model }).catch((error: unknown) => {
+    handle({ request, response, answerFor, describeMissing, requests, model: options.model, delayMs: options.delayMs ?? 0 }).catch((error: unknown) => {
       sendJson(response, 500, { error: { message: `loopback server failure: ${String(error)}`, type: "server_error" } });
     });
   });
@@ -58,11 +79,13 @@ export async function startLoopbackOpenAIServer(options: {
 async function handle(options: {
   request: IncomingMessage;
   response: ServerResponse;
-  script: readonly ScriptedTurn[];
+  answerFor: (request: LoopbackRequest, requestIndex: number) => ScriptedTurn | undefined;
+  describeMissing: (requestIndex: number) => string;
   requests: LoopbackRequest[];
   model: string | undefined;
+  delayMs: number;
 }): Promise<void> {
-  const { request, response, script, requests } = options;
+  const { request, response, requests } = options;
   const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
   if (request.method !== "POST" || path !== "/v1/chat/completions") {
     sendJson(response, 404, { error: { message: `loopback server only serves POST /v1/chat/completions, not ${request.method} ${path}`, type: "invalid_request_error" } });
@@ -77,12 +100,12 @@ async function handle(options: {
   }
   const stream = body.stream === true;
   const requestIndex = requests.length;
-  requests.push({ path, body, stream });
-  const turn = script[requestIndex];
+  const received: LoopbackRequest = { path, body, stream };
+  requests.push(received);
+  const turn = options.answerFor(received, requestIndex);
+  if (options.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
   if (turn === undefined) {
-    sendJson(response, 500, {
-      error: { message: `loopback script exhausted: request ${requestIndex + 1} but the script has ${script.length} turns`, type: "script_exhausted" },
-    });
+    sendJson(response, 500, { error: { message: options.describeMissing(requestIndex), type: "script_exhausted" } });
     return;
   }
   if (turn.error !== undefined) {
