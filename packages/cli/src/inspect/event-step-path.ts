@@ -1,7 +1,7 @@
 /**
- * The step path an event is about: `payload.stepPath` (runtime events, harness.execute_step.*,
- * harness.model.responded/failed) or, for harness.session.started, its manifest's stepPath.
- * Undefined for events that carry neither (the run's own events, tool calls, model.called).
+ * The step path an event is about: `payload.stepPath` (runtime events and every harness event of a
+ * step's session) or, for harness.session.started, its manifest's stepPath. Undefined for events
+ * that carry neither (the run's own events, planner and orchestrator sessions).
  */
 export function eventStepPath(payload: unknown): string | undefined {
   if (typeof payload !== "object" || payload === null) return undefined;

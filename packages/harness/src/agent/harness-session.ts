@@ -122,6 +122,8 @@ export async function openHarnessSession(options: OpenHarnessSessionOptions): Pr
     ]);
   }
   const middleware = createRecordingMiddleware(core);
+  // Every event of a step's session names the step, so a step's events can be selected by path.
+  const stepPathField = options.stepPath === undefined ? {} : { stepPath: options.stepPath };
   let finished = ledger.sessionsCompleted.has(sessionId);
   return {
     runId,
@@ -152,6 +154,7 @@ export async function openHarnessSession(options: OpenHarnessSessionOptions): Pr
           payload: {
             runId,
             sessionId,
+            ...stepPathField,
             ...(completion?.output === undefined ? {} : { output: completion.output }),
             usage: core.usageTotals(),
           },
@@ -161,7 +164,7 @@ export async function openHarnessSession(options: OpenHarnessSessionOptions): Pr
     },
     async fail(error) {
       if (finished) return;
-      await core.append([{ type: "harness.session.failed", payload: { runId, sessionId, error: toErrorEnvelope(error) } }]);
+      await core.append([{ type: "harness.session.failed", payload: { runId, sessionId, ...stepPathField, error: toErrorEnvelope(error) } }]);
       finished = true;
     },
     usage: () => core.usageTotals(),

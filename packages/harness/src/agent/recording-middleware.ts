@@ -95,7 +95,8 @@ async function prepareCall(core: SessionCore, options: { params: LanguageModelV3
   const replay = core.ledger.modelResponded.get(callId);
   if (replay !== undefined) return { turn, callId, provider, modelId, replay };
   if (recordedCall === undefined) {
-    await core.append([{ type: "harness.model.called", payload: { turn, callId, promptHash, request } }]);
+    const stepPath = core.options.stepPath;
+    await core.append([{ type: "harness.model.called", payload: { turn, callId, ...(stepPath === undefined ? {} : { stepPath }), promptHash, request } }]);
   }
   return { turn, callId, provider, modelId };
 }

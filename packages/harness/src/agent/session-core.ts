@@ -106,7 +106,8 @@ export class SessionCore {
       const error = terminal.payload.error;
       throw new RecordedToolCallError({ callId, name: error.name, message: error.message, ...(error.code === undefined ? {} : { code: error.code }) });
     }
-    const base = { ...position, callId, caller, toolName, args };
+    const stepPath = this.options.stepPath;
+    const base = { ...position, callId, caller, toolName, args, ...(stepPath === undefined ? {} : { stepPath }) };
     if (recorded?.started === undefined) await this.append([{ type: "harness.tool_call.started", payload: base }]);
     this.stats.liveToolCalls += 1;
     const startedAt = performance.now();

@@ -52,6 +52,18 @@ describe("durable session details", () => {
     expect(modelEvents[1].error).toMatchObject({ name: "AI_APICallError", message: "overloaded" });
   });
 
+  it("names the session's step path on every event it records (calls, results, session end)", async () => {
+    const { sink, session } = open();
+    const opened = await session;
+    const model = scriptedV3Model([{ toolCalls: [{ toolName: "echo", args: { word: "hi" } }] }, { text: "done" }]);
+    const tools = opened.wrapTools({ echo: tool({ description: "echo", inputSchema: z.object({ word: z.string() }), execute: async ({ word }) => word }) });
+    await generateText({ model: opened.wrapModel(model), tools, prompt: "go", stopWhen: stepCountIs(3) });
+    await opened.complete({ output: "done" });
+    const withoutStepPath = sink.events.filter((event) => event.type !== "harness.session.started" && (event.payload as { stepPath?: string }).stepPath !== "summarize");
+    expect(withoutStepPath.map((event) => event.type)).toEqual([]);
+    expect(sink.events.map((event) => event.type)).toEqual(expect.arrayContaining(["harness.model.called", "harness.tool_call.started", "harness.tool_call.succeeded", "harness.session.completed"]));
+  });
+
   it("runs a direct-execute step once and returns the recorded output on resume", async () => {
     const first = open();
     let runs = 0;

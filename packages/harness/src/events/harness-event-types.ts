@@ -51,6 +51,8 @@ export type SessionStartedPayload = {
 export type SessionCompletedPayload = {
   readonly runId: RunId;
   readonly sessionId?: string;
+  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
+  readonly stepPath?: string;
   readonly output?: unknown;
   readonly usage: SessionUsage;
 };
@@ -58,6 +60,8 @@ export type SessionCompletedPayload = {
 export type SessionFailedPayload = {
   readonly runId: RunId;
   readonly sessionId?: string;
+  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
+  readonly stepPath?: string;
   readonly error: ErrorEnvelope;
 };
 
@@ -74,6 +78,8 @@ export type ModelCalledPayload = {
   readonly turn: number;
   /** Extension: the deterministic id of this model call (same as on `responded`). */
   readonly callId?: string;
+  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
+  readonly stepPath?: string;
   readonly promptHash: string;
   readonly request: ModelRequest;
 };
@@ -109,6 +115,8 @@ export type ToolCallStartedPayload = {
   readonly turn?: number;
   readonly callId: string;
   readonly caller: ToolCaller;
+  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
+  readonly stepPath?: string;
   readonly toolName: string;
   readonly args: unknown;
   readonly callIndex?: number;
@@ -119,6 +127,8 @@ export type ToolCallSucceededPayload = {
   readonly turn?: number;
   readonly callId: string;
   readonly caller: ToolCaller;
+  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
+  readonly stepPath?: string;
   readonly toolName: string;
   readonly args: unknown;
   readonly callIndex?: number;
@@ -131,6 +141,8 @@ export type ToolCallFailedPayload = {
   readonly turn?: number;
   readonly callId: string;
   readonly caller: ToolCaller;
+  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
+  readonly stepPath?: string;
   readonly toolName: string;
   readonly args: unknown;
   readonly callIndex?: number;

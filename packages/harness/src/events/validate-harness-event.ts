@@ -62,6 +62,7 @@ const validators: Record<HarnessEventType, (payload: Json, check: FieldChecker) 
   "harness.session.completed": (payload, check) => {
     check.string(payload, "runId");
     check.optionalString(payload, "sessionId");
+    check.optionalString(payload, "stepPath");
     const usage = check.object(payload.usage, "$.payload.usage");
     for (const field of ["inputTokens", "outputTokens", "cachedInputTokens", "reasoningTokens"]) {
       check.count(usage, field, "$.payload.usage");
@@ -71,11 +72,13 @@ const validators: Record<HarnessEventType, (payload: Json, check: FieldChecker) 
   "harness.session.failed": (payload, check) => {
     check.string(payload, "runId");
     check.optionalString(payload, "sessionId");
+    check.optionalString(payload, "stepPath");
     check.errorEnvelope(payload.error, "$.payload.error");
   },
   "harness.model.called": (payload, check) => {
     check.turn(payload);
     check.optionalString(payload, "callId");
+    check.optionalString(payload, "stepPath");
     check.string(payload, "promptHash");
     const request = check.object(payload.request, "$.payload.request");
     check.string(request, "model", "$.payload.request");
@@ -234,6 +237,7 @@ class FieldChecker {
 
   toolCall(payload: Json): void {
     this.string(payload, "callId");
+    this.optionalString(payload, "stepPath");
     this.string(payload, "toolName");
     this.present(payload, "args");
     this.optionalCount(payload, "callIndex");
