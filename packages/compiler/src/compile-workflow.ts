@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { WorkflowDefinition } from "@little-stack/authoring";
 import { CanonicalJsonError, canonicalJson, sha256Digest } from "@little-stack/canonical";
 import {
@@ -17,6 +16,7 @@ import {
   type WorkflowHarnessTraceSink,
 } from "@little-stack/harness";
 import type { EventEnvelope, World } from "@little-stack/local-world";
+import { runScratchLayout } from "@little-stack/memory";
 import { createSchemaValidator, registerWorkflowVersion, validateLwir, type LwirDocument, type LwirFinding, type WorkflowVersion } from "@little-stack/lwir";
 import type { ToolSet } from "ai";
 import { bindingFindings, type BindingTarget } from "./binding/binding-pass.js";
@@ -246,7 +246,8 @@ async function planValidLwir(options: {
     const sessionKey = sessionKeyForAttempt(attempt);
     const sessionId = harnessSessionId({ runId, sessionKey });
     const ctx: WorkflowHarnessContext & { readonly planning: { readonly previousFindings: typeof previousFindings } } = {
-      scope: { runId, logDir: join(world.paths.runs, runId), role: "planner", ...(options.options.parentRunId === undefined ? {} : { parentRunId: options.options.parentRunId }) },
+      // runs/<runId>, or runs/<pipelineRunId>/sub-runs/<runId> inside a pipeline (the planner's scratch is there too).
+      scope: { runId, logDir: runScratchLayout({ dataDir: world.paths.dataDir, runId, ...(options.options.pipelineRunId === undefined ? {} : { pipelineRunId: options.options.pipelineRunId }) }).runDir, role: "planner", ...(options.options.parentRunId === undefined ? {} : { parentRunId: options.options.parentRunId }) },
       model: parts.model,
       ...(definition.planner.system === undefined ? {} : { system: definition.planner.system }),
       tools: parts.tools,

@@ -33,6 +33,7 @@ export type {
 } from "./contract/mounts.js";
 export type { FixerManifest, HarnessManifest, OrchestratorManifest, PlannerManifest, WorkerManifest } from "./contract/manifests.js";
 export { hashHarnessManifest } from "./contract/hash-harness-manifest.js";
+export { sessionShellCwd, shellCapabilitiesHash } from "./contract/shell-capabilities-hash.js";
 export type { MemoryAccess, OuterLoopContext, WorkflowDefinitionSnapshot } from "./contract/workflow-definition-snapshot.js";
 
 // Events

@@ -1,13 +1,22 @@
 import { sha256Digest } from "@little-stack/canonical";
-import type { HarnessRuntimeMount, MemoryMount, OuterLoopContext, PlannerManifest, ScratchMount, WorkflowBashCapabilities } from "@little-stack/harness";
+import {
+  sessionShellCwd,
+  shellCapabilitiesHash,
+  type HarnessRuntimeMount,
+  type MemoryMount,
+  type OuterLoopContext,
+  type PlannerManifest,
+  type ScratchMount,
+  type WorkflowBashCapabilities,
+} from "@little-stack/harness";
 
 /** The working directory of a planner's bash (seed 001: cwd-scoped to the own scratch). */
-export const plannerBashCwd = "/mnt/scratch/own";
+export const plannerBashCwd = sessionShellCwd;
 
 /**
- * What the planner's shell can reach and do, without host paths (so the hash is the same on
- * every machine): its cwd, each mount's virtual path and mode, the staged skill paths, and the
- * workflow's bash capabilities.
+ * What the planner's shell can reach and do (`shellCapabilitiesHash` of the harness, which the
+ * runtime uses for fixer sessions too): cwd, mounts' virtual paths and modes, staged skills, bash
+ * capabilities — no host paths.
  */
 export function plannerBashCapabilitiesHash(options: {
   readonly memoryMounts: readonly MemoryMount[];
@@ -15,15 +24,7 @@ export function plannerBashCapabilitiesHash(options: {
   readonly skillMounts: readonly HarnessRuntimeMount[];
   readonly bash?: WorkflowBashCapabilities;
 }): string {
-  const mounts = [...options.memoryMounts, ...options.scratchMounts]
-    .map((mount) => ({ mountPath: mount.mountPath, mode: mount.mode }))
-    .sort((left, right) => (left.mountPath < right.mountPath ? -1 : 1));
-  return sha256Digest({
-    cwd: plannerBashCwd,
-    mounts,
-    skills: options.skillMounts.map((mount) => mount.mountPath).sort(),
-    capabilities: options.bash ?? null,
-  });
+  return shellCapabilitiesHash(options);
 }
 
 /** `sha256(canonicalJson(outerLoopContext))`: each outer-loop cycle's planner session differs. */

@@ -131,6 +131,9 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
       ...(deadline.remainingMs() === undefined ? {} : { timeout: Math.max(1, deadline.remainingMs()!) }),
       ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
       ...(options.outerLoopId === undefined ? {} : { outerLoopId: options.outerLoopId }),
+      ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
+      workflowId: options.definition.id,
+      memory: options.definition.memory,
       ...registry,
     });
   } catch (error) {

@@ -3,8 +3,8 @@ import type { Harness, ResolvedModel, ToolRegistry } from "@little-stack/harness
 import { createToolRegistry, workflowHarness } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
 import { createSchemaValidator } from "@little-stack/lwir";
+import { checkStoreName, MemoryConfigError, MemoryLayoutError, resolveMemoryConfig, runScratchLayout } from "@little-stack/memory";
 import type { ModelRegistry } from "@little-stack/models";
-import { join } from "node:path";
 import { RunFailedError } from "../errors/run-failed-error.js";
 import { RunInputMismatchError, WorkflowVersionMismatchError } from "../errors/run-integrity-errors.js";
 import { InvalidRunOptionsError } from "../errors/runtime-config-errors.js";
@@ -12,6 +12,7 @@ import type { EventRecord, RunCapabilities, StepErrorPayload } from "../events/r
 import { RunStateFolder } from "../run-state/run-state-folder.js";
 import { capabilityDrift, captureCapabilities } from "./capabilities.js";
 import { validateVersionOnce } from "./validated-versions.js";
+import type { RunStorage } from "./session-mounts.js";
 import { parseTimeout } from "./parse-timeout.js";
 import type { RunContext } from "./run-context.js";
 import { RunLog } from "./run-log.js";
@@ -48,6 +49,18 @@ export type ExecuteWorkflowVersionOptions = {
   readonly outerLoopId?: string;
   /** Prices usage in the result (default: the bundled registry). */
   readonly modelRegistry?: ModelRegistry;
+  /**
+   * The workflow's id: its memory store (`<dataDir>/memory/workflows/<id>`) is mounted in worker
+   * (read-only) and fixer sessions. Without it only the org store and scratch are mounted.
+   */
+  readonly workflowId?: string;
+  /** The workflow's `memory` option (`{ workflow?, org?, attach? }`), as given to `defineWorkflow`. */
+  readonly memory?: unknown;
+  /**
+   * The orchestrator's run when this run is a pipeline's sub-run: its folder is then
+   * `runs/<pipelineRunId>/sub-runs/<runId>` and its sessions see the orchestrator's scratch read-only.
+   */
+  readonly pipelineRunId?: string;
 };
 
 /**
@@ -68,6 +81,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
     const findings = validation.findings.slice(0, 10).map((finding) => `${finding.path} ${finding.code}: ${finding.message}`);
     throw configFailure(`the LWIR is not valid (${validation.findings.length} finding${validation.findings.length === 1 ? "" : "s"}):\n  ${findings.join("\n  ")}`);
   }
+  const storage = checkedStorage(world, runId, options, configFailure);
   const timeoutMs = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
   const harness = options.workerHarness ?? options.defaultHarness ?? workflowHarness;
   const defaultHarness = options.defaultHarness ?? workflowHarness;
@@ -143,7 +157,8 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       stepSlots: new Semaphore(world.maxConcurrentSteps),
       signal: controller.signal,
       abortCause: () => abortCause,
-      logDir: join(world.paths.runs, runId),
+      logDir: runScratchLayout({ dataDir: storage.dataDir, runId, ...(storage.pipelineRunId === undefined ? {} : { pipelineRunId: storage.pipelineRunId }) }).runDir,
+      storage,
     };
     try {
       const pinned = folder.snapshot().capabilities;
@@ -190,6 +205,34 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
     log.seal();
     await lock.release();
   }
+}
+
+/**
+ * The run's memory settings, checked before anything is written: a bad `memory` option, workflow id
+ * or pipeline run id fails the run as `runtime_config_error` naming the field.
+ */
+function checkedStorage(
+  world: World,
+  runId: string,
+  options: ExecuteWorkflowVersionOptions,
+  configFailure: (message: string) => RunFailedError,
+): RunStorage {
+  const storage: RunStorage = {
+    dataDir: world.paths.dataDir,
+    ...(options.workflowId === undefined ? {} : { workflowId: options.workflowId }),
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
+    ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
+  };
+  try {
+    const badWorkflowId = storage.workflowId === undefined ? undefined : checkStoreName(storage.workflowId);
+    if (badWorkflowId !== undefined) throw configFailure(`workflowId ${JSON.stringify(storage.workflowId)} ${badWorkflowId}`);
+    resolveMemoryConfig(storage.memory, storage.workflowId === undefined ? {} : { ownWorkflowId: storage.workflowId });
+    runScratchLayout({ dataDir: storage.dataDir, runId, ...(storage.pipelineRunId === undefined ? {} : { pipelineRunId: storage.pipelineRunId }) });
+  } catch (error) {
+    if (error instanceof MemoryConfigError || error instanceof MemoryLayoutError) throw configFailure(error.message);
+    throw error;
+  }
+  return storage;
 }
 
 function abortFailureFor(cause: "timeout" | "cancelled" | undefined, failedStepPath: string | undefined): StepFailure {

@@ -1,4 +1,5 @@
 import { createHarnessEventRecorder, type HarnessContext, type HarnessManifest, type HarnessResult, type HarnessRole, type HarnessTask, type ResolvedModel } from "@little-stack/harness";
+import type { RoleMounts } from "@little-stack/memory";
 import { MissingModelSlotError } from "../errors/runtime-config-errors.js";
 import type { RunContext } from "./run-context.js";
 import { StepFailure } from "./step-failure.js";
@@ -43,6 +44,8 @@ export function harnessContextFor(options: {
   readonly model: ResolvedModel;
   readonly system: string | undefined;
   readonly manifest: HarnessManifest;
+  /** The session's memory and scratch mounts (`sessionMounts`). */
+  readonly mounts: RoleMounts;
   readonly sessionKey: string;
   readonly stepPath: string;
   readonly visitIndex: number;
@@ -57,8 +60,8 @@ export function harnessContextFor(options: {
     model: options.model,
     ...(options.system === undefined ? {} : { system: options.system }),
     tools: run.tools.tools,
-    memoryMounts: [],
-    scratchMounts: [],
+    memoryMounts: options.mounts.memoryMounts,
+    scratchMounts: options.mounts.scratchMounts,
     skills: [],
     mounts: [],
     durability: sink,

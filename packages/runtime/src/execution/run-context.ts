@@ -2,6 +2,7 @@ import type { Harness, ResolvedModel, ToolRegistry } from "@little-stack/harness
 import type { World } from "@little-stack/local-world";
 import type { LwirDocument } from "@little-stack/lwir";
 import type { RunLog } from "./run-log.js";
+import type { RunStorage } from "./session-mounts.js";
 import type { Semaphore } from "./semaphore.js";
 
 /** Everything the scheduler of one run invocation shares. */
@@ -25,7 +26,10 @@ export type RunContext = {
   readonly signal: AbortSignal;
   /** Why `signal` aborted, once it has. */
   abortCause(): "timeout" | "cancelled" | undefined;
+  /** `runs/<runId>`, or `runs/<pipelineRunId>/sub-runs/<runId>` for a pipeline's sub-run. */
   readonly logDir: string;
+  /** Where the run's sessions find memory stores and scratch. */
+  readonly storage: RunStorage;
 };
 
 export type { Semaphore };

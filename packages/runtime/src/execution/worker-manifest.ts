@@ -1,7 +1,9 @@
 import { sha256Digest } from "@little-stack/canonical";
 import type { FixerManifest, HarnessRole, WorkerManifest } from "@little-stack/harness";
 import type { LwirStep } from "@little-stack/lwir";
+import type { RoleMounts } from "@little-stack/memory";
 import type { RunContext } from "./run-context.js";
+import { mountManifestFields } from "./session-mounts.js";
 
 const stepConfigHashes = new WeakMap<object, string>();
 const emptySkillsHash = sha256Digest([]);
@@ -17,14 +19,17 @@ function stepConfigHash(step: LwirStep): string {
 }
 
 /** The harness role that executes a step type. */
-export function workerRoleFor(step: LwirStep): HarnessRole {
+export function workerRoleFor(step: LwirStep): "worker.ai-generate" | "worker.code-run" | "worker.tool-call" {
   if (step.uses === "ai.generate") return "worker.ai-generate";
   if (step.uses === "code.run") return "worker.code-run";
   return "worker.tool-call";
 }
 
-/** The WorkerManifest (seed 000) of one step path: everything the worker's behaviour depends on. */
-export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: string): WorkerManifest {
+/**
+ * The WorkerManifest (seed 000) of one step path: everything the worker's behaviour depends on,
+ * its memory stores included (a worker has no shell: `bashCapabilitiesHash` is that of `null`).
+ */
+export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: string, mounts: RoleMounts): WorkerManifest {
   const ai = step.uses === "ai.generate" ? step.with : undefined;
   return {
     harnessId: run.harnessId,
@@ -37,14 +42,16 @@ export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: str
     skillsHash: emptySkillsHash,
     allowedToolsHash: run.allowedToolsHash,
     bashCapabilitiesHash: noBashHash,
-    memoryStoreIds: [],
+    memoryStoreIds: mountManifestFields(mounts, { shell: false }).memoryStoreIds,
   };
 }
 
-export function fixerManifestFor(run: RunContext, step: LwirStep, stepPath: string): FixerManifest {
+/** The fixer's manifest: the worker's, plus its own model and prompt, and the shell over its mounts. */
+export function fixerManifestFor(run: RunContext, step: LwirStep, stepPath: string, mounts: RoleMounts): FixerManifest {
   const fixer = step.onFailure?.fixer;
   return {
-    ...workerManifestFor(run, step, stepPath),
+    ...workerManifestFor(run, step, stepPath, mounts),
+    ...mountManifestFields(mounts, { shell: true }),
     fixerModelSlotId: fixer?.model ?? "",
     fixerSystemHash: sha256Digest(fixer?.system ?? ""),
     fixerMaxAttempts: fixer?.maxAttempts ?? 0,
