@@ -4,6 +4,7 @@ import type { LwirStep } from "@little-stack/lwir";
 import { tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { crashingWorld } from "../__fixtures__/crashing-world.js";
 import { createFakeWorkerHarness } from "../__fixtures__/fake-worker-harness.js";
 import { lwirDocument, versionOf } from "../__fixtures__/workflows.js";
 import type { RunFailedError } from "../errors/run-failed-error.js";
@@ -132,5 +133,107 @@ describe("parallel groups", () => {
     const types = error.result!.events.map((event) => event.type);
     expect(types).toContain("ParallelGroupFailed");
     expect(types.at(-1)).toBe("RunFailed");
+  });
+});
+
+describe("parallel group retries (retry.maxAttempts on the parallel step)", () => {
+  /** `flaky` fails the first call for each name in `failOnce`; `calls` counts calls per name. */
+  function flakyTools(failOnce: readonly string[]) {
+    const calls = new Map<string, number>();
+    const registry = createToolRegistry({
+      flaky: tool({
+        description: "Fails the first time for some names.",
+        inputSchema: z.object({ name: z.string() }),
+        execute: async ({ name }) => {
+          const count = (calls.get(name) ?? 0) + 1;
+          calls.set(name, count);
+          if (count === 1 && failOnce.includes(name)) throw new Error(`flaky failed for ${name}`);
+          return { done: name };
+        },
+      }),
+    });
+    return { registry, calls };
+  }
+
+  function retriedGroup(options: { readonly maxAttempts: number; readonly schema?: unknown }): LwirStep[] {
+    return [
+      {
+        id: "fan",
+        uses: "parallel",
+        retry: { maxAttempts: options.maxAttempts },
+        with: {
+          items: "{{ input.items }}",
+          itemKey: "{{ item }}",
+          cardinality: { kind: "matches_items" },
+          maxBranches: 10,
+          maxConcurrency: 1,
+          failureMode: "fail_fast",
+          fanIn: { order: "input", output: "array" },
+        },
+        steps: [{ id: "work", uses: "tool.call", with: { tool: "flaky", args: { name: "{{ item }}" } }, output: { mode: "object", schema: options.schema ?? { type: "object" } } }],
+        output: { mode: "array", schema: fanInSchema },
+      },
+    ] as LwirStep[];
+  }
+
+  const completedPaths = (events: readonly { type: string; payload: unknown }[]) =>
+    events.filter((event) => event.type === "StepCompleted").map((event) => (event.payload as { stepPath: string }).stepPath);
+
+  it("runs the group again: completed branches are reused, the failed and never-started ones run under fan@attempt_2", async () => {
+    const world = memoryWorld();
+    const { registry, calls } = flakyTools(["b"]);
+    const lwir = lwirDocument({ steps: retriedGroup({ maxAttempts: 2 }), tools: ["flaky"] });
+    const result = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items: ["a", "b", "c"] }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-group-retry" });
+    const output = result.output as { itemKey: string; status: string; output: unknown }[];
+    expect(output.map((entry) => [entry.itemKey, entry.status, entry.output])).toEqual([
+      ["a", "completed", { done: "a" }],
+      ["b", "completed", { done: "b" }],
+      ["c", "completed", { done: "c" }],
+    ]);
+    // a ran once (attempt 1, reused by attempt 2); b failed once then ran again; c never started in attempt 1 (fail_fast).
+    expect(Object.fromEntries(calls)).toEqual({ a: 1, b: 2, c: 1 });
+    expect(completedPaths(result.events)).toEqual(["fan[a].work", "fan@attempt_2[b].work", "fan@attempt_2[c].work", "fan"]);
+    const groupAttempts = result.events.filter((event) => event.type === "StepAttemptStarted" && (event.payload as { stepPath: string }).stepPath === "fan");
+    expect(groupAttempts.map((event) => (event.payload as { attempt: number }).attempt)).toEqual([1, 2]);
+    expect(result.events.filter((event) => event.type === "ParallelGroupFailed")).toHaveLength(1);
+    const state = await replayRun(world, "run-group-retry");
+    expect(state.parallelGroups.fan?.status).toBe("completed");
+    expect(state.parallelGroups.fan!.branches.b!.branchPath).toBe("fan@attempt_2[b]");
+  });
+
+  it("resumes at every crash point to the same output, never re-running a completed branch step", async () => {
+    const reference = await executeWorkflowVersion({
+      world: memoryWorld(),
+      workflowVersion: versionOf(lwirDocument({ steps: retriedGroup({ maxAttempts: 2 }), tools: ["flaky"] })),
+      input: { items: ["a", "b", "c"] },
+      tools: flakyTools(["b"]).registry,
+      workerHarness: createFakeWorkerHarness(),
+      runId: "run-reference",
+    });
+    for (let surviving = 1; surviving < reference.events.length; surviving += 1) {
+      const inner = memoryWorld();
+      const { registry } = flakyTools(["b"]);
+      const workflowVersion = versionOf(lwirDocument({ steps: retriedGroup({ maxAttempts: 2 }), tools: ["flaky"] }));
+      const run = (world: typeof inner) => executeWorkflowVersion({ world, workflowVersion, input: { items: ["a", "b", "c"] }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-crash" });
+      await run(crashingWorld(inner, surviving)).catch(() => undefined);
+      const resumed = await run(inner);
+      expect(resumed.output, `crash after ${surviving} events`).toEqual(reference.output);
+      const paths = completedPaths(resumed.events);
+      expect(new Set(paths).size, `crash after ${surviving} events`).toBe(paths.length);
+      expect(paths.filter((path) => path.endsWith("[a].work")), `crash after ${surviving} events`).toEqual(["fan[a].work"]);
+    }
+  });
+
+  it("does not retry a group whose failure is not retriable (a branch output that breaks its schema)", async () => {
+    const world = memoryWorld();
+    const { registry, calls } = flakyTools([]);
+    const schema = { type: "object", properties: { done: { type: "number" } }, required: ["done"] };
+    const lwir = lwirDocument({ steps: retriedGroup({ maxAttempts: 3, schema }), tools: ["flaky"] });
+    const error = (await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items: ["a", "b"] }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-no-retry" }).catch((caught: unknown) => caught)) as RunFailedError;
+    expect(error.causeCode).toBe("step_schema_error");
+    expect(error.failedStepPath).toBe("fan[a].work");
+    expect(Object.fromEntries(calls)).toEqual({ a: 1 });
+    const groupAttempts = error.result!.events.filter((event) => event.type === "StepAttemptStarted" && (event.payload as { stepPath: string }).stepPath === "fan");
+    expect(groupAttempts).toHaveLength(1);
   });
 });

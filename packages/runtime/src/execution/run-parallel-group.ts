@@ -4,7 +4,9 @@ import { commitStepOutput, recordedOutput, type CommittedOutput } from "./commit
 import type { RunContext } from "./run-context.js";
 import { runScope } from "./run-scope.js";
 import { Semaphore } from "./semaphore.js";
-import { attemptIdFor, branchPathFor } from "./step-path.js";
+import { abortFailure } from "./harness-dispatch.js";
+import { backoff } from "./run-step.js";
+import { attemptIdFor, branchPathFor, groupAttemptPath } from "./step-path.js";
 import { StepFailure, stepErrorOf } from "./step-failure.js";
 
 type FanInEntry =
@@ -16,6 +18,11 @@ type FanInEntry =
  * branches at once (and the world's `maxConcurrentSteps` step attempts across the run), each
  * branch its own scope with `item` bound. Fan-in in input or itemKey order; `fail_fast` stops
  * starting branches after the first failure, `all_settled` reports failed entries.
+ *
+ * A `fail_fast` group that fails with a retriable cause is retried as a whole up to
+ * `retry.maxAttempts` (with its backoff): attempt n ≥ 2 runs every branch that has not completed
+ * again under `<id>@attempt_<n>[<key>]`; a branch that completed in an earlier attempt is reused,
+ * never re-run (its recorded steps answer).
  */
 export async function runParallelGroup(options: {
   readonly run: RunContext;
@@ -24,30 +31,52 @@ export async function runParallelGroup(options: {
   readonly visitIndex: number;
   readonly expressions: ExpressionContext;
 }): Promise<CommittedOutput> {
-  const { run, step, stepPath, expressions } = options;
+  const { run, step, stepPath } = options;
   const recorded = await recordedOutput(run, stepPath);
   if (recorded !== undefined) return recorded;
+  const maxAttempts = step.retry?.maxAttempts ?? 1;
   const existing = run.log.folder.step(stepPath);
-  if (existing?.status === "failed" && existing.error !== undefined) throw new StepFailure(existing.error.causeCode ?? "step_failed", stepPath, existing.error);
-  const attempt = 1;
-  if (existing === undefined) {
-    await run.log.append([
-      { type: "StepScheduled", payload: { stepPath, stepId: step.id, uses: step.uses, visitIndex: options.visitIndex } },
-      { type: "StepAttemptStarted", payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt) } },
-    ]);
+  if (existing?.status === "failed" && existing.error !== undefined && (!existing.error.retriable || existing.attempts >= maxAttempts)) {
+    throw new StepFailure(existing.error.causeCode ?? "step_failed", stepPath, existing.error);
   }
-  const fail = async (causeCode: StepFailure["causeCode"], error: StepErrorPayload, failedStepPath: string): Promise<never> => {
+  for (;;) {
+    if (run.signal.aborted) throw abortFailure(run, stepPath);
+    const state = run.log.folder.step(stepPath);
+    const resuming = state?.status === "running";
+    const attempt = resuming ? state!.attempts : (state?.attempts ?? 0) + 1;
+    if (!resuming) {
+      const attemptEvent = { type: "StepAttemptStarted" as const, payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt) } };
+      await run.log.append(
+        state === undefined ? [{ type: "StepScheduled", payload: { stepPath, stepId: step.id, uses: step.uses, visitIndex: options.visitIndex } }, attemptEvent] : [attemptEvent],
+      );
+    }
+    const outcome = await runGroupAttempt({ ...options, attempt });
+    if (outcome.kind === "completed") return outcome.committed;
+    const { failure } = outcome;
     await run.log.append([
-      { type: "ParallelGroupFailed", payload: { stepPath, error, failedStepPath } },
-      { type: "StepFailed", payload: { stepPath, stepId: step.id, attempt, error } },
+      { type: "ParallelGroupFailed", payload: { stepPath, error: failure.error, failedStepPath: failure.failedStepPath ?? stepPath } },
+      { type: "StepFailed", payload: { stepPath, stepId: step.id, attempt, error: failure.error } },
     ]);
-    throw new StepFailure(causeCode, failedStepPath, error);
-  };
+    if (!failure.error.retriable || attempt >= maxAttempts) throw new StepFailure(failure.causeCode, failure.failedStepPath ?? stepPath, failure.error);
+    await backoff(run, step, attempt, stepPath);
+  }
+}
 
+type GroupAttemptOutcome = { readonly kind: "completed"; readonly committed: CommittedOutput } | { readonly kind: "failed"; readonly failure: StepFailure };
+
+async function runGroupAttempt(options: {
+  readonly run: RunContext;
+  readonly step: LwirParallelStep;
+  readonly stepPath: string;
+  readonly expressions: ExpressionContext;
+  readonly attempt: number;
+}): Promise<GroupAttemptOutcome> {
+  const { run, step, stepPath, expressions, attempt } = options;
   let items: { readonly item: unknown; readonly itemKey: string }[];
   try {
     items = resolveItems(step, expressions, stepPath);
   } catch (error) {
+    // Not retriable: the same items resolve the same way on every attempt.
     if (run.log.folder.group(stepPath) === undefined) {
       await run.log.append([{ type: "StepFailed", payload: { stepPath, stepId: step.id, attempt, error: stepErrorOf(error, "runtime_config_error") } }]);
     }
@@ -63,17 +92,22 @@ export async function runParallelGroup(options: {
     ]);
   }
 
+  const attemptPath = groupAttemptPath(stepPath, attempt);
   const branchSlots = new Semaphore(config.maxConcurrency);
   let firstFailure: StepFailure | undefined;
   const outerSteps = expressions.steps;
   const settled = await Promise.allSettled(
     items.map(({ item, itemKey }, index) =>
       branchSlots.run(async (): Promise<FanInEntry | undefined> => {
-        const branchPath = branchPathFor(stepPath, itemKey);
         const recordedBranch = run.log.folder.branch(stepPath, itemKey);
+        // A branch completed by an earlier attempt is reused where it ran; any other runs (or
+        // resumes) under this attempt's path.
+        const reused = recordedBranch?.status === "completed";
+        const branchPath = reused ? recordedBranch.branchPath : branchPathFor(attemptPath, itemKey);
+        const startedInThisAttempt = recordedBranch !== undefined && recordedBranch.branchPath === branchPath;
         // fail_fast: a branch not yet started when another failed is never started.
-        if (config.failureMode === "fail_fast" && firstFailure !== undefined && recordedBranch === undefined) return undefined;
-        if (recordedBranch === undefined) {
+        if (config.failureMode === "fail_fast" && firstFailure !== undefined && !startedInThisAttempt) return undefined;
+        if (!startedInThisAttempt) {
           await run.log.append([{ type: "ParallelBranchScheduled", payload: { stepPath, itemKey, index, branchPath } }]);
         }
         try {
@@ -118,13 +152,11 @@ export async function runParallelGroup(options: {
   const aborted = settled.find((entry): entry is PromiseRejectedResult => entry.status === "rejected");
   if (aborted !== undefined) throw aborted.reason;
   const entries = settled.map((entry) => (entry as PromiseFulfilledResult<FanInEntry | undefined>).value).filter((entry): entry is FanInEntry => entry !== undefined);
-  if (config.failureMode === "fail_fast" && firstFailure !== undefined) {
-    return fail(firstFailure.causeCode, firstFailure.error, firstFailure.failedStepPath ?? stepPath);
-  }
+  if (config.failureMode === "fail_fast" && firstFailure !== undefined) return { kind: "failed", failure: firstFailure };
   if (config.fanIn.order === "itemKey") entries.sort((left, right) => (left.itemKey < right.itemKey ? -1 : left.itemKey > right.itemKey ? 1 : 0));
   const failed = entries.filter((entry) => entry.status === "failed").length;
   await run.log.append([{ type: "ParallelGroupCompleted", payload: { stepPath, completed: entries.length - failed, failed } }]);
-  return commitStepOutput({ run, step, stepPath, attempt, output: entries, artifactRefs: [] });
+  return { kind: "completed", committed: await commitStepOutput({ run, step, stepPath, attempt, output: entries, artifactRefs: [] }) };
 }
 
 function resolveItems(step: LwirParallelStep, expressions: ExpressionContext, stepPath: string): { item: unknown; itemKey: string }[] {

@@ -219,7 +219,8 @@ function resolveDecisionCases(step: LwirDecisionStep, context: ExpressionContext
   return { ...step.with, cases };
 }
 
-async function backoff(run: RunContext, step: LwirStep, attempt: number, stepPath: string): Promise<void> {
+/** Waits `retry.backoff` before the next attempt (none without a policy); an abort ends the wait. */
+export async function backoff(run: RunContext, step: LwirStep, attempt: number, stepPath: string): Promise<void> {
   const policy = step.retry?.backoff;
   if (policy === undefined) return;
   const delay = Math.min(policy.initialMs * policy.factor ** (attempt - 1), policy.maxMs);

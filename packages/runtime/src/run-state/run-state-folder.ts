@@ -135,6 +135,9 @@ export class RunStateFolder {
         step.status = "running";
         step.attempts = started.attempt;
         step.attemptStartedSequence = event.sequence;
+        // A parallel group's retry attempt: the group runs again (its branch records stay).
+        const group = this.groups.get(started.stepPath);
+        if (group !== undefined) group.status = "running";
         break;
       }
       case "ArtifactCreated":
