@@ -150,6 +150,7 @@ export function createOrchestratorTools(context: PipelineContext): ToolSet {
               pipelineRunId: context.pipelineRunId,
               workflowId: workflow.definition.id,
               memory: workflow.definition.memory,
+              workerSkills: workflow.definition.worker.skills,
               tools: workflow.tools,
               models: modelsOf(workflow.definition),
               workerHarness: workflow.definition.worker.harness,

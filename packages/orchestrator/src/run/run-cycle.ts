@@ -134,6 +134,7 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
       ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
       workflowId: options.definition.id,
       memory: options.definition.memory,
+      workerSkills: options.definition.worker.skills,
       ...registry,
     });
   } catch (error) {

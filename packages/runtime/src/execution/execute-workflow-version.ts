@@ -1,10 +1,11 @@
-import { canonicalJson, randomId, sha256Digest, sha256DigestOfBytes } from "@little-stack/canonical";
+import { canonicalJson, LittleWorkflowError, randomId, sha256Digest, sha256DigestOfBytes } from "@little-stack/canonical";
 import type { Harness, ResolvedModel, ToolRegistry } from "@little-stack/harness";
 import { createToolRegistry, workflowHarness } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
 import { createSchemaValidator } from "@little-stack/lwir";
 import { checkStoreName, MemoryConfigError, MemoryLayoutError, resolveMemoryConfig, runScratchLayout } from "@little-stack/memory";
 import type { ModelRegistry } from "@little-stack/models";
+import type { SkillReference } from "@little-stack/skills";
 import { RunFailedError } from "../errors/run-failed-error.js";
 import { RunInputMismatchError, WorkflowVersionMismatchError } from "../errors/run-integrity-errors.js";
 import { InvalidRunOptionsError } from "../errors/runtime-config-errors.js";
@@ -12,7 +13,7 @@ import type { EventRecord, RunCapabilities, StepErrorPayload } from "../events/r
 import { RunStateFolder } from "../run-state/run-state-folder.js";
 import { capabilityDrift, captureCapabilities } from "./capabilities.js";
 import { validateVersionOnce } from "./validated-versions.js";
-import type { RunStorage } from "./session-mounts.js";
+import { resolveRunSkills, type RunSkills, type RunStorage } from "./session-resources.js";
 import { parseTimeout } from "./parse-timeout.js";
 import type { RunContext } from "./run-context.js";
 import { RunLog } from "./run-log.js";
@@ -57,6 +58,11 @@ export type ExecuteWorkflowVersionOptions = {
   /** The workflow's `memory` option (`{ workflow?, org?, attach? }`), as given to `defineWorkflow`. */
   readonly memory?: unknown;
   /**
+   * Skills for step sessions (the workflow's `worker.skills`: `skill()` references or paths). The
+   * org skills under `<dataDir>/memory/org/skills/` are added either way.
+   */
+  readonly workerSkills?: readonly (SkillReference | string)[];
+  /**
    * The orchestrator's run when this run is a pipeline's sub-run: its folder is then
    * `runs/<pipelineRunId>/sub-runs/<runId>` and its sessions see the orchestrator's scratch read-only.
    */
@@ -92,6 +98,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   const tools = registry.pick(allowedTools);
   const models = resolveModels(options.models ?? {}, lwir.permissions?.models ?? []);
   const [toolSnapshot, capabilities] = await Promise.all([tools.describe(), captureCapabilities({ harnessId, tools, models })]);
+  const skills = await workerSkillsOf(storage.dataDir, options.workerSkills ?? [], configFailure);
 
   const lock = await world.acquireRunLock(runId);
   const controller = new AbortController();
@@ -159,6 +166,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       abortCause: () => abortCause,
       logDir: runScratchLayout({ dataDir: storage.dataDir, runId, ...(storage.pipelineRunId === undefined ? {} : { pipelineRunId: storage.pipelineRunId }) }).runDir,
       storage,
+      skills,
     };
     try {
       const pinned = folder.snapshot().capabilities;
@@ -233,6 +241,16 @@ function checkedStorage(
     throw error;
   }
   return storage;
+}
+
+/** Resolves the worker skills before anything is written: a bad skill is a `runtime_config_error` naming it. */
+async function workerSkillsOf(dataDir: string, declared: readonly (SkillReference | string)[], configFailure: (message: string) => RunFailedError): Promise<RunSkills> {
+  try {
+    return await resolveRunSkills({ dataDir, declared });
+  } catch (error) {
+    if (error instanceof LittleWorkflowError && error.code.startsWith("skills.")) throw configFailure(`worker skills: ${error.message}`);
+    throw error;
+  }
 }
 
 function abortFailureFor(cause: "timeout" | "cancelled" | undefined, failedStepPath: string | undefined): StepFailure {

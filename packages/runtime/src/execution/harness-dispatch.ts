@@ -1,5 +1,5 @@
 import { createHarnessEventRecorder, type HarnessContext, type HarnessManifest, type HarnessResult, type HarnessRole, type HarnessTask, type ResolvedModel } from "@little-stack/harness";
-import type { RoleMounts } from "@little-stack/memory";
+import type { SessionResources } from "./session-resources.js";
 import { MissingModelSlotError } from "../errors/runtime-config-errors.js";
 import type { RunContext } from "./run-context.js";
 import { StepFailure } from "./step-failure.js";
@@ -44,8 +44,8 @@ export function harnessContextFor(options: {
   readonly model: ResolvedModel;
   readonly system: string | undefined;
   readonly manifest: HarnessManifest;
-  /** The session's memory and scratch mounts (`sessionMounts`). */
-  readonly mounts: RoleMounts;
+  /** The session's mounts and skills (`sessionResources`). */
+  readonly resources: SessionResources;
   readonly sessionKey: string;
   readonly stepPath: string;
   readonly visitIndex: number;
@@ -60,10 +60,10 @@ export function harnessContextFor(options: {
     model: options.model,
     ...(options.system === undefined ? {} : { system: options.system }),
     tools: run.tools.tools,
-    memoryMounts: options.mounts.memoryMounts,
-    scratchMounts: options.mounts.scratchMounts,
-    skills: [],
-    mounts: [],
+    memoryMounts: options.resources.memoryMounts,
+    scratchMounts: options.resources.scratchMounts,
+    skills: options.resources.skills,
+    mounts: options.resources.skillMounts,
     durability: sink,
     recorder: createHarnessEventRecorder({ sink }),
     abortSignal: run.signal,

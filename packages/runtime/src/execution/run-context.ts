@@ -2,7 +2,7 @@ import type { Harness, ResolvedModel, ToolRegistry } from "@little-stack/harness
 import type { World } from "@little-stack/local-world";
 import type { LwirDocument } from "@little-stack/lwir";
 import type { RunLog } from "./run-log.js";
-import type { RunStorage } from "./session-mounts.js";
+import type { RunSkills, RunStorage } from "./session-resources.js";
 import type { Semaphore } from "./semaphore.js";
 
 /** Everything the scheduler of one run invocation shares. */
@@ -30,6 +30,8 @@ export type RunContext = {
   readonly logDir: string;
   /** Where the run's sessions find memory stores and scratch. */
   readonly storage: RunStorage;
+  /** The worker skills, resolved when the run invocation started. */
+  readonly skills: RunSkills;
 };
 
 export type { Semaphore };

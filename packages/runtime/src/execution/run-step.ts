@@ -5,7 +5,7 @@ import { commitStepOutput, recordedOutput, type CommittedOutput } from "./commit
 import { abortFailure, dispatchToHarness, harnessContextFor, resolveModelSlot } from "./harness-dispatch.js";
 import type { RunContext } from "./run-context.js";
 import { attemptIdFor } from "./step-path.js";
-import { sessionMounts } from "./session-mounts.js";
+import { sessionResources } from "./session-resources.js";
 import { causeOfHarnessError, StepFailure, stepErrorOf } from "./step-failure.js";
 import { fixerManifestFor, workerManifestFor, workerRoleFor } from "./worker-manifest.js";
 
@@ -104,14 +104,14 @@ async function attemptStep(options: {
   try {
     const model = resolveModelSlot(run, step.uses === "ai.generate" ? step.with.model : undefined, stepPath);
     const role = workerRoleFor(step);
-    const mounts = await sessionMounts(run, { role, stepPath, direct: step.uses === "tool.call" || step.uses === "decision" });
+    const resources = await sessionResources(run, { role, stepPath, direct: step.uses === "tool.call" || step.uses === "decision" });
     const ctx = harnessContextFor({
       run,
       role,
       model,
       system: systemOf(resolvedStep),
-      manifest: workerManifestFor(run, step, stepPath, mounts),
-      mounts,
+      manifest: workerManifestFor(run, step, stepPath, resources),
+      resources,
       sessionKey: `step:${stepPath}@${attemptIdFor(attempt)}`,
       stepPath,
       visitIndex,
@@ -150,14 +150,14 @@ async function runFixer(options: {
   const fixer = step.onFailure!.fixer!;
   let fixedSource: string | undefined;
   try {
-    const mounts = await sessionMounts(run, { role: "fixer", stepPath, direct: false });
+    const resources = await sessionResources(run, { role: "fixer", stepPath, direct: false });
     const ctx = harnessContextFor({
       run,
       role: "fixer",
       model: resolveModelSlot(run, fixer.model, stepPath),
       system: fixer.system,
-      manifest: fixerManifestFor(run, step, stepPath, mounts),
-      mounts,
+      manifest: fixerManifestFor(run, step, stepPath, resources),
+      resources,
       sessionKey: `fix:${stepPath}@${attemptIdFor(attempt)}`,
       stepPath,
       visitIndex,

@@ -1,12 +1,10 @@
 import { sha256Digest } from "@little-stack/canonical";
 import type { FixerManifest, HarnessRole, WorkerManifest } from "@little-stack/harness";
 import type { LwirStep } from "@little-stack/lwir";
-import type { RoleMounts } from "@little-stack/memory";
 import type { RunContext } from "./run-context.js";
-import { mountManifestFields } from "./session-mounts.js";
+import { resourceManifestFields, type SessionResources } from "./session-resources.js";
 
 const stepConfigHashes = new WeakMap<object, string>();
-const emptySkillsHash = sha256Digest([]);
 const noBashHash = sha256Digest(null);
 
 function stepConfigHash(step: LwirStep): string {
@@ -29,7 +27,7 @@ export function workerRoleFor(step: LwirStep): "worker.ai-generate" | "worker.co
  * The WorkerManifest (seed 000) of one step path: everything the worker's behaviour depends on,
  * its memory stores included (a worker has no shell: `bashCapabilitiesHash` is that of `null`).
  */
-export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: string, mounts: RoleMounts): WorkerManifest {
+export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): WorkerManifest {
   const ai = step.uses === "ai.generate" ? step.with : undefined;
   return {
     harnessId: run.harnessId,
@@ -39,19 +37,19 @@ export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: str
     stepConfigHash: stepConfigHash(step),
     ...(ai === undefined ? {} : { modelSlotId: ai.model }),
     ...(ai?.system === undefined ? {} : { systemPromptHash: sha256Digest(ai.system) }),
-    skillsHash: emptySkillsHash,
+    skillsHash: resources.skillsHash,
     allowedToolsHash: run.allowedToolsHash,
     bashCapabilitiesHash: noBashHash,
-    memoryStoreIds: mountManifestFields(mounts, { shell: false }).memoryStoreIds,
+    memoryStoreIds: resourceManifestFields(resources, { shell: false }).memoryStoreIds,
   };
 }
 
 /** The fixer's manifest: the worker's, plus its own model and prompt, and the shell over its mounts. */
-export function fixerManifestFor(run: RunContext, step: LwirStep, stepPath: string, mounts: RoleMounts): FixerManifest {
+export function fixerManifestFor(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): FixerManifest {
   const fixer = step.onFailure?.fixer;
   return {
-    ...workerManifestFor(run, step, stepPath, mounts),
-    ...mountManifestFields(mounts, { shell: true }),
+    ...workerManifestFor(run, step, stepPath, resources),
+    ...resourceManifestFields(resources, { shell: true }),
     fixerModelSlotId: fixer?.model ?? "",
     fixerSystemHash: sha256Digest(fixer?.system ?? ""),
     fixerMaxAttempts: fixer?.maxAttempts ?? 0,

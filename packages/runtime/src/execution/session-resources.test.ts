@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256Digest } from "@little-stack/canonical";
 import type { Harness, HarnessContext, HarnessTask, MemoryMount, ScratchMount } from "@little-stack/harness";
@@ -13,7 +14,18 @@ import { RunFailedError } from "../errors/run-failed-error.js";
 import { executeWorkflowVersion } from "./execute-workflow-version.js";
 import type { RuntimeHarnessContext } from "./harness-dispatch.js";
 
-type Seen = { role: string; stepPath: string; memory: readonly MemoryMount[]; scratch: readonly ScratchMount[]; memoryStoreIds: readonly string[]; bashCapabilitiesHash: string; logDir: string };
+type Seen = {
+  role: string;
+  stepPath: string;
+  memory: readonly MemoryMount[];
+  scratch: readonly ScratchMount[];
+  skills: readonly string[];
+  skillMounts: readonly string[];
+  memoryStoreIds: readonly string[];
+  skillsHash: string;
+  bashCapabilitiesHash: string;
+  logDir: string;
+};
 
 /** The fake worker harness, recording what each session was given and leaving a file in its own scratch. */
 function observingHarness(): Harness & { seen: Seen[] } {
@@ -23,8 +35,19 @@ function observingHarness(): Harness & { seen: Seen[] } {
     seen,
     async run(task: HarnessTask, baseCtx: HarnessContext) {
       const ctx = baseCtx as RuntimeHarnessContext;
-      const manifest = ctx.manifest as { memoryStoreIds: readonly string[]; bashCapabilitiesHash: string };
-      seen.push({ role: ctx.scope.role, stepPath: ctx.stepPath, memory: ctx.memoryMounts, scratch: ctx.scratchMounts, memoryStoreIds: manifest.memoryStoreIds, bashCapabilitiesHash: manifest.bashCapabilitiesHash, logDir: ctx.scope.logDir });
+      const manifest = ctx.manifest as { memoryStoreIds: readonly string[]; skillsHash: string; bashCapabilitiesHash: string };
+      seen.push({
+        role: ctx.scope.role,
+        stepPath: ctx.stepPath,
+        memory: ctx.memoryMounts,
+        scratch: ctx.scratchMounts,
+        skills: ctx.skills.map((skill) => skill.name),
+        skillMounts: ctx.mounts.map((mount) => `${mount.mountPath} ${mount.mode}`),
+        memoryStoreIds: manifest.memoryStoreIds,
+        skillsHash: manifest.skillsHash,
+        bashCapabilitiesHash: manifest.bashCapabilitiesHash,
+        logDir: ctx.scope.logDir,
+      });
       const own = ctx.scratchMounts.find((mount) => mount.mountPath === "/mnt/scratch/own");
       if (own !== undefined) writeFileSync(join(own.hostPath, `${ctx.scope.role}.txt`), ctx.stepPath);
       return inner.run(task, baseCtx);
@@ -48,8 +71,8 @@ const steps = [
   },
 ] as LwirStep[];
 
-async function run(options: { memory?: unknown; workflowId?: string; pipelineRunId?: string; runId: string }) {
-  const world = memoryWorld();
+async function run(options: { memory?: unknown; workflowId?: string; pipelineRunId?: string; workerSkills?: readonly string[]; dataDir?: string; runId: string }) {
+  const world = memoryWorld(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
   const harness = observingHarness();
   const result = await executeWorkflowVersion({
     world,
@@ -62,11 +85,12 @@ async function run(options: { memory?: unknown; workflowId?: string; pipelineRun
     ...(options.workflowId === undefined ? {} : { workflowId: options.workflowId }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
+    ...(options.workerSkills === undefined ? {} : { workerSkills: options.workerSkills }),
   });
   return { world, seen: harness.seen, result };
 }
 
-describe("memory and scratch mounts of step sessions", () => {
+describe("memory, scratch and skills of step sessions", () => {
   it("gives workers the stores read-only and their own step scratch, a tool.call nothing, the fixer the workflow store read-write", async () => {
     const { world, seen } = await run({ workflowId: "support-triage", runId: "run-mounts" });
     const byRole = new Map(seen.map((entry) => [entry.role, entry]));
@@ -112,6 +136,49 @@ describe("memory and scratch mounts of step sessions", () => {
     expect(writer.logDir).toBe(subRunDir);
     expect(mountsOf(writer.scratch)).toEqual(["/mnt/scratch/from-orchestrator ro", "/mnt/scratch/from-planner ro", "/mnt/scratch/own rw"]);
     expect(writer.scratch.find((mount) => mount.mountPath.startsWith("/mnt/scratch/own"))!.hostPath.startsWith(`${subRunDir}/steps/`)).toBe(true);
+  });
+
+  it("gives step sessions (not tool.call) the worker skills and the org skills, staged read-only, hashed into the manifest", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "runtime-skills-"));
+    const writeSkill = (directory: string, name: string, description: string) => {
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(join(directory, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`);
+      return directory;
+    };
+    writeSkill(join(dataDir, "memory", "org", "skills", "house-style"), "house-style", "How we write.");
+    const declared = writeSkill(join(dataDir, "..", `${dataDir.split("/").at(-1)}-skill-review`), "review", "Review code.");
+    const { seen } = await run({ workflowId: "support-triage", workerSkills: [declared], dataDir, runId: "run-skills" });
+    const byRole = new Map(seen.map((entry) => [entry.role, entry]));
+    expect(byRole.get("worker.tool-call")!.skills).toEqual([]);
+    expect(byRole.get("worker.tool-call")!.skillsHash).toBe(sha256Digest([]));
+    for (const role of ["worker.ai-generate", "worker.code-run", "fixer"]) {
+      const entry = byRole.get(role)!;
+      expect(entry.skills, role).toEqual(["house-style", "review"]);
+      expect(entry.skillMounts, role).toEqual([".agents/skills/house-style/ ro", ".agents/skills/review/ ro"]);
+      expect(entry.skillsHash, role).not.toBe(sha256Digest([]));
+    }
+    // The fixer's shell sees the skills too, so its capability hash differs from one without them.
+    const withoutSkills = await run({ workflowId: "support-triage", dataDir: mkdtempSync(join(tmpdir(), "runtime-no-skills-")), runId: "run-skills" });
+    expect(byRole.get("fixer")!.bashCapabilitiesHash).not.toBe(withoutSkills.seen.find((entry) => entry.role === "fixer")!.bashCapabilitiesHash);
+  });
+
+  it("refuses a worker skill that cannot be resolved before writing anything, naming it", async () => {
+    const world = memoryWorld();
+    const missing = join(world.paths.dataDir, "no-such-skill");
+    const error = await executeWorkflowVersion({
+      world,
+      workflowVersion: versionOf(lwirDocument({ steps, tools: ["increment"], models: ["writer"] })),
+      input: {},
+      tools: countingTools().registry,
+      models: { writer: createScriptedModel({ script: [] }) },
+      workerHarness: observingHarness(),
+      runId: "run-bad-skill",
+      workerSkills: [missing],
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RunFailedError);
+    expect((error as RunFailedError).causeCode).toBe("runtime_config_error");
+    expect((error as Error).message).toContain("no-such-skill");
+    expect(await world.listEvents("run-bad-skill")).toEqual([]);
   });
 
   it("refuses a bad memory option or workflow id before writing anything, naming the field", async () => {
