@@ -50,11 +50,12 @@ export async function resolveRunSkills(options: { readonly dataDir: string; read
 
 /**
  * The mounts and skills of a step's session (seed 000, Memory + Scratch Storage and Skill Loading;
- * the mount table is `@little-stack/memory`'s). Skills are the run's worker skills. Mounts: a worker gets the workflow and org stores read-only and its step's own
- * scratch; a fixer gets the workflow store as the workflow's `memory` option says (read-write by
- * default: persistent fixes go through memory) and the same scratch. `tool.call` and `decision`
- * sessions get none: they make one tool call or evaluate a condition, and nothing there reads a
- * file. The host directories exist before the session starts.
+ * the mount table is `@little-stack/memory`'s). Skills are the run's worker skills. A worker gets
+ * the workflow and org stores read-only and its step's own scratch; a fixer gets the workflow store
+ * as the workflow's `memory` option says (read-write by default: persistent fixes go through
+ * memory) and the same scratch. `tool.call` and `decision` sessions get nothing: they make one tool
+ * call or evaluate a condition, and nothing there reads a file. The host directories exist before
+ * the session starts.
  */
 export async function sessionResources(run: RunContext, options: { readonly role: "worker.ai-generate" | "worker.code-run" | "worker.tool-call" | "fixer"; readonly stepPath: string; readonly direct: boolean }): Promise<SessionResources> {
   if (options.direct) return noResources;
