@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { localWorld } from "@little-stack/local-world";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failingWorkflow, toolsWorkflow } from "./__fixtures__/cli-workflows.js";
 import { runLittleInProcess } from "./__fixtures__/run-in-process.js";
@@ -251,14 +252,42 @@ describe("little events, replay, report, runs", () => {
     expect(json.totals.modelCalls).toBe(0);
   });
 
-  it("runs lists each run with status, steps done, start and duration", async () => {
+  it("runs lists each run with kind, status, steps done, start and duration", async () => {
     const result = await little(["runs"]);
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^run\s+status\s+steps done\s+started\s+duration$/);
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${runId}\\s+completed\\s+2/2\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+\\d+(ms|\\.\\ds)$`)));
+    expect(lines[0]).toMatch(/^run\s+kind\s+status\s+steps done\s+started\s+duration$/);
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${runId}\\s+run\\s+completed\\s+2/2\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+\\d+(ms|\\.\\ds)$`)));
     const listed = JSON.parse((await little(["runs", "--json"])).stdout) as { runId: string; status: string; stepsCompleted: number }[];
-    expect(listed).toContainEqual(expect.objectContaining({ runId, status: "completed", stepsCompleted: 2 }));
+    expect(listed).toContainEqual(expect.objectContaining({ runId, kind: "run", status: "completed", stepsCompleted: 2 }));
+  });
+
+  it("runs tells an orchestrator's pipeline and plan runs from workflow runs, with their own statuses", async () => {
+    // The logs an orchestrator leaves: its own session (the pipeline run), a compile that only locked
+    // a version (plan_workflow), and a pipeline whose process died mid-session.
+    const events = JSON.parse(`[${(await little(["events", runId, "--type", "WorkflowVersionRegistered"])).stdout.trimEnd().split("\n").join(",")}]`) as { payload: unknown }[];
+    const registered = events[0];
+    const world = localWorld({ dataDir: join(workDir, "kinds-world") });
+    const session = (id: string) => ({ runId: id, sessionId: `hses_${id}`, role: "orchestrator", task: { kind: "orchestrate" }, manifest: {}, manifestHash: "sha256:0" });
+    await world.appendEvents("pipeline-done", [
+      { type: "harness.session.started", payload: session("pipeline-done") },
+      { type: "harness.session.completed", payload: { runId: "pipeline-done", sessionId: "hses_pipeline-done", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 } } },
+    ]);
+    await world.appendEvents("run_plan00000001", [
+      { type: "OrchestrationRequested", payload: { request: {} } },
+      { type: "WorkflowVersionRegistered", payload: registered!.payload },
+    ]);
+    await world.appendEvents("pipeline-cut", { type: "harness.session.started", payload: session("pipeline-cut") });
+    await world.close();
+    const listed = JSON.parse((await little(["runs", "--json", "--data-dir", "kinds-world"])).stdout) as { runId: string; kind: string; status: string }[];
+    // Oldest first; these were written within a millisecond or two, so compare them by id.
+    expect(listed.map(({ runId: id, kind, status }) => [id, kind, status]).sort()).toEqual([
+      ["pipeline-cut", "pipeline", "interrupted"],
+      ["pipeline-done", "pipeline", "completed"],
+      ["run_plan00000001", "plan", "planned"],
+    ]);
+    const table = (await little(["runs", "--data-dir", "kinds-world"])).stdout;
+    expect(table).toMatch(/^run_plan00000001\s+plan\s+planned\s+-\s/m);
   });
 
   it("an unknown run id, a missing data dir and a bad --caller are one line, exit 2", async () => {
