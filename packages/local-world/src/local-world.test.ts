@@ -134,6 +134,25 @@ describe("localWorld storage", () => {
     writable.close();
   });
 
+  it("clears temp files of writers that died mid-write when it opens, and only those", async () => {
+    const dataDir = freshDir();
+    await localWorld({ dataDir }).close();
+    // A pid that surely exited: a child that ran and was reaped.
+    const deadPid = Number(execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }));
+    const folders = [join(dataDir, "artifacts"), join(dataDir, "artifacts", "blobs"), join(dataDir, "outer-loops")];
+    const dead = folders.map((folder) => join(folder, `.tmp-${deadPid}-0a1b2c3d4e5f-art_0123456789abcdef`));
+    const kept = [
+      join(folders[1]!, `.tmp-${process.pid}-0a1b2c3d4e5f-art_0123456789abcdef`), // this process may hold another world open
+      join(folders[1]!, ".tmp-1-0a1b2c3d4e5f-art_0123456789abcdef"), // pid 1 is alive
+      join(folders[1]!, "art_0123456789abcdef"), // not a temp file
+    ];
+    for (const file of [...dead, ...kept]) writeFileSync(file, "partial");
+    const reopened = localWorld({ dataDir });
+    await reopened.close();
+    for (const file of dead) expect(existsSync(file), file).toBe(false);
+    for (const file of kept) expect(existsSync(file), file).toBe(true);
+  });
+
   it("runs SQLite in WAL with synchronous=FULL (strict) or NORMAL (process), checked after writing", async () => {
     const dataDir = freshDir();
     const strict = localWorld({ dataDir });

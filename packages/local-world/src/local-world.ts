@@ -11,6 +11,7 @@ import type { JsonObject } from "./json-value.js";
 import { resolveListEventsOptions } from "./list-events-options.js";
 import { serializeOuterLoopManifest } from "./outer-loop-manifest.js";
 import { OuterLoopManifestCorruptError } from "./outer-loop-manifest-errors.js";
+import { removeStaleTempFiles } from "./stale-temp-files.js";
 import { openSqliteEventLog } from "./sqlite-event-log.js";
 import { sqliteRunLocks } from "./sqlite-run-locks.js";
 import type { ArtifactManifest, RunLock, StoredArtifact, World, WorldPaths } from "./world.js";
@@ -72,6 +73,9 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     ensureWritableFolder(folder);
   }
   const eventLog = openSqliteEventLog({ path: paths.eventsDb, durability });
+  // Temp files of writers killed mid-write are never read; clear them (lock mirrors are cleaned
+  // when their lock is recovered or released).
+  removeStaleTempFiles([paths.artifacts, paths.artifactBlobs, paths.outerLoops]);
   const locks = sqliteRunLocks(eventLog);
   const sync = durability === "strict";
   const heldLocks = new Map<string, RunLock>();
