@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ArtifactNotFoundError } from "./artifact-errors.js";
@@ -195,7 +196,11 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
     },
 
     async close() {
+      if (closed) return;
       closed = true;
+      // The default data dir is this world's own temp folder: what other packages put there (step
+      // scratch, memory stores) is as ephemeral as the events. A data dir the caller chose is kept.
+      if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
     },
   };
 
