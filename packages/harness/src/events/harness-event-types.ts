@@ -48,20 +48,23 @@ export type SessionStartedPayload = {
   readonly parentRunId?: RunId;
 };
 
-export type SessionCompletedPayload = {
+/**
+ * Extension on the events a session records after `session.started` (whose manifest names the
+ * step already): the step the session works for, when it has one, so a step's events — tool calls
+ * included — can be selected by path.
+ */
+export type InStepSession = { readonly stepPath?: string };
+
+export type SessionCompletedPayload = InStepSession & {
   readonly runId: RunId;
   readonly sessionId?: string;
-  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
-  readonly stepPath?: string;
   readonly output?: unknown;
   readonly usage: SessionUsage;
 };
 
-export type SessionFailedPayload = {
+export type SessionFailedPayload = InStepSession & {
   readonly runId: RunId;
   readonly sessionId?: string;
-  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
-  readonly stepPath?: string;
   readonly error: ErrorEnvelope;
 };
 
@@ -74,12 +77,10 @@ export type ModelRequest = {
   readonly responseFormat?: Readonly<Record<string, unknown>>;
 };
 
-export type ModelCalledPayload = {
+export type ModelCalledPayload = InStepSession & {
   readonly turn: number;
   /** Extension: the deterministic id of this model call (same as on `responded`). */
   readonly callId?: string;
-  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
-  readonly stepPath?: string;
   readonly promptHash: string;
   readonly request: ModelRequest;
 };
@@ -111,24 +112,20 @@ export type ModelFailedPayload = {
   readonly error: ErrorEnvelope;
 };
 
-export type ToolCallStartedPayload = {
+export type ToolCallStartedPayload = InStepSession & {
   readonly turn?: number;
   readonly callId: string;
   readonly caller: ToolCaller;
-  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
-  readonly stepPath?: string;
   readonly toolName: string;
   readonly args: unknown;
   readonly callIndex?: number;
 };
 
-export type ToolCallSucceededPayload = {
+export type ToolCallSucceededPayload = InStepSession & {
   /** Extension: present exactly when `caller` is `model`, as on `started`. */
   readonly turn?: number;
   readonly callId: string;
   readonly caller: ToolCaller;
-  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
-  readonly stepPath?: string;
   readonly toolName: string;
   readonly args: unknown;
   readonly callIndex?: number;
@@ -137,12 +134,10 @@ export type ToolCallSucceededPayload = {
   readonly durationMs?: number;
 };
 
-export type ToolCallFailedPayload = {
+export type ToolCallFailedPayload = InStepSession & {
   readonly turn?: number;
   readonly callId: string;
   readonly caller: ToolCaller;
-  /** Extension: the step the session works for, when it has one (so a step's events can be selected). */
-  readonly stepPath?: string;
   readonly toolName: string;
   readonly args: unknown;
   readonly callIndex?: number;

@@ -87,7 +87,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
     const findings = validation.findings.slice(0, 10).map((finding) => `${finding.path} ${finding.code}: ${finding.message}`);
     throw configFailure(`the LWIR is not valid (${validation.findings.length} finding${validation.findings.length === 1 ? "" : "s"}):\n  ${findings.join("\n  ")}`);
   }
-  const storage = checkedStorage(world, runId, options, configFailure);
+  const { storage, logDir } = checkedStorage(world, runId, options, configFailure);
   const timeoutMs = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
   const harness = options.workerHarness ?? options.defaultHarness ?? workflowHarness;
   const defaultHarness = options.defaultHarness ?? workflowHarness;
@@ -164,7 +164,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       stepSlots: new Semaphore(world.maxConcurrentSteps),
       signal: controller.signal,
       abortCause: () => abortCause,
-      logDir: runScratchLayout({ dataDir: storage.dataDir, runId, ...(storage.pipelineRunId === undefined ? {} : { pipelineRunId: storage.pipelineRunId }) }).runDir,
+      logDir,
       storage,
       skills,
     };
@@ -216,31 +216,32 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
 }
 
 /**
- * The run's memory settings, checked before anything is written: a bad `memory` option, workflow id
- * or pipeline run id fails the run as `runtime_config_error` naming the field.
+ * The run's memory settings and its folder (`runs/<runId>` or the pipeline's `sub-runs/<runId>`),
+ * checked before anything is written: a bad `memory` option, workflow id or pipeline run id fails
+ * the run as `runtime_config_error` naming the field.
  */
 function checkedStorage(
   world: World,
   runId: string,
   options: ExecuteWorkflowVersionOptions,
   configFailure: (message: string) => RunFailedError,
-): RunStorage {
+): { readonly storage: RunStorage; readonly logDir: string } {
   const storage: RunStorage = {
     dataDir: world.paths.dataDir,
     ...(options.workflowId === undefined ? {} : { workflowId: options.workflowId }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
   };
+  const badWorkflowId = storage.workflowId === undefined ? undefined : checkStoreName(storage.workflowId);
+  if (badWorkflowId !== undefined) throw configFailure(`workflowId ${JSON.stringify(storage.workflowId)} ${badWorkflowId}`);
   try {
-    const badWorkflowId = storage.workflowId === undefined ? undefined : checkStoreName(storage.workflowId);
-    if (badWorkflowId !== undefined) throw configFailure(`workflowId ${JSON.stringify(storage.workflowId)} ${badWorkflowId}`);
     resolveMemoryConfig(storage.memory, storage.workflowId === undefined ? {} : { ownWorkflowId: storage.workflowId });
-    runScratchLayout({ dataDir: storage.dataDir, runId, ...(storage.pipelineRunId === undefined ? {} : { pipelineRunId: storage.pipelineRunId }) });
+    const layout = runScratchLayout({ dataDir: storage.dataDir, runId, ...(storage.pipelineRunId === undefined ? {} : { pipelineRunId: storage.pipelineRunId }) });
+    return { storage, logDir: layout.runDir };
   } catch (error) {
     if (error instanceof MemoryConfigError || error instanceof MemoryLayoutError) throw configFailure(error.message);
     throw error;
   }
-  return storage;
 }
 
 /** Resolves the worker skills before anything is written: a bad skill is a `runtime_config_error` naming it. */

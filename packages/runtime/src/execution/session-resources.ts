@@ -1,6 +1,6 @@
 import { sha256Digest } from "@little-stack/canonical";
 import { shellCapabilitiesHash, type HarnessRuntimeMount, type SkillDescriptor } from "@little-stack/harness";
-import { ensureMountDirectories, memoryStoreIds, mountsForRole, type RoleMounts } from "@little-stack/memory";
+import { ensureMountDirectories, mountsForRole, type RoleMounts } from "@little-stack/memory";
 import { resolveSkills, skillStaging, type SkillReference } from "@little-stack/skills";
 import type { RunContext } from "./run-context.js";
 
@@ -75,16 +75,9 @@ export async function sessionResources(run: RunContext, options: { readonly role
   return { ...mounts, skills: run.skills.skills, skillMounts: run.skills.mounts, skillsHash: run.skills.hash };
 }
 
-/** The manifest fields that describe a session's resources (the shell's, for a session that has one). */
-export function resourceManifestFields(
-  resources: SessionResources,
-  options: { readonly shell: boolean },
-): { readonly memoryStoreIds: readonly string[]; readonly skillsHash: string; readonly bashCapabilitiesHash?: string } {
-  return {
-    memoryStoreIds: memoryStoreIds(resources.memoryMounts),
-    skillsHash: resources.skillsHash,
-    ...(options.shell ? { bashCapabilitiesHash: shellCapabilitiesHash({ memoryMounts: resources.memoryMounts, scratchMounts: resources.scratchMounts, skillMounts: resources.skillMounts }) } : {}),
-  };
+/** The `bashCapabilitiesHash` of a session that gets a shell over its mounts and skills (the fixer). */
+export function sessionShellHash(resources: SessionResources): string {
+  return shellCapabilitiesHash({ memoryMounts: resources.memoryMounts, scratchMounts: resources.scratchMounts, skillMounts: resources.skillMounts });
 }
 
 function memoryObject(memory: unknown): Record<string, unknown> {

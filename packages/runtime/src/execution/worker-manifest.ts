@@ -1,8 +1,9 @@
 import { sha256Digest } from "@little-stack/canonical";
-import type { FixerManifest, HarnessRole, WorkerManifest } from "@little-stack/harness";
+import type { FixerManifest, WorkerManifest } from "@little-stack/harness";
 import type { LwirStep } from "@little-stack/lwir";
+import { memoryStoreIds } from "@little-stack/memory";
 import type { RunContext } from "./run-context.js";
-import { resourceManifestFields, type SessionResources } from "./session-resources.js";
+import { sessionShellHash, type SessionResources } from "./session-resources.js";
 
 const stepConfigHashes = new WeakMap<object, string>();
 const noBashHash = sha256Digest(null);
@@ -40,7 +41,7 @@ export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: str
     skillsHash: resources.skillsHash,
     allowedToolsHash: run.allowedToolsHash,
     bashCapabilitiesHash: noBashHash,
-    memoryStoreIds: resourceManifestFields(resources, { shell: false }).memoryStoreIds,
+    memoryStoreIds: memoryStoreIds(resources.memoryMounts),
   };
 }
 
@@ -49,7 +50,7 @@ export function fixerManifestFor(run: RunContext, step: LwirStep, stepPath: stri
   const fixer = step.onFailure?.fixer;
   return {
     ...workerManifestFor(run, step, stepPath, resources),
-    ...resourceManifestFields(resources, { shell: true }),
+    bashCapabilitiesHash: sessionShellHash(resources),
     fixerModelSlotId: fixer?.model ?? "",
     fixerSystemHash: sha256Digest(fixer?.system ?? ""),
     fixerMaxAttempts: fixer?.maxAttempts ?? 0,
