@@ -3,6 +3,7 @@
 // Validation (lwir-validator): validateLwir, assertValidLwir, finding codes, LWIR types.
 export { assertValidLwir } from "./assert-valid-lwir.js";
 export { LWIR_FINDING_CODES, type LwirFindingCode } from "./findings.js";
+export { LWIR_FIELDS, type LwirFieldLocation } from "./lwir-fields.js";
 export { LwirValidationError } from "./lwir-validation-error.js";
 export {
   LWIR_API_VERSION,

@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList } from "../findings.js";
 import { hasField, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
+import { LWIR_FIELDS } from "../lwir-fields.js";
 import type { LwirRuleContext } from "./rule-context.js";
 
-const withFields = new Set(["entrypoint", "files", "sandbox"]);
-const fileFields = new Set(["content", "sha256"]);
-const sandboxFields = ["network", "env", "fs"];
+const withFields = new Set(LWIR_FIELDS.codeRunWith);
+const fileFields = new Set(LWIR_FIELDS.codeRunFile);
+const sandboxFields = LWIR_FIELDS.codeRunSandbox;
 const digestPattern = /^sha256:[0-9a-f]{64}$/;
 
 /** Why `path` is not a safe relative file path (lwir.md §2 code.run), or undefined. */

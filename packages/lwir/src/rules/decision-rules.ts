@@ -1,10 +1,11 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList } from "../findings.js";
 import { hasField, isNonEmptyString, isRecord, ownField, unknownKeys } from "./json-shape.js";
+import { LWIR_FIELDS } from "../lwir-fields.js";
 import type { LwirRuleContext, StepEntry } from "./rule-context.js";
 import { isWholeTemplate } from "./whole-template.js";
 
-const caseFields = new Set(["when", "to"]);
+const caseFields = new Set(LWIR_FIELDS.decisionCase);
 
 /** lwir.md §2 decision: cases, default, targets in scope, no output. */
 export function checkDecisionRules(context: LwirRuleContext, findings: FindingList): void {

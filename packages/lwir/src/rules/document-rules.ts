@@ -2,11 +2,12 @@ import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList } from "../findings.js";
 import { LWIR_API_VERSION, LWIR_KIND } from "../types.js";
 import { hasField, isNonEmptyString, isRecord, ownField, unknownKeys } from "./json-shape.js";
+import { LWIR_FIELDS } from "../lwir-fields.js";
 import type { LwirRuleContext } from "./rule-context.js";
 
-const documentFields = new Set(["apiVersion", "kind", "metadata", "input", "output", "permissions", "steps"]);
-const metadataFields = new Set(["name", "version", "description"]);
-const permissionFields = ["models", "tools", "secrets", "network"] as const;
+const documentFields = new Set(LWIR_FIELDS.document);
+const metadataFields = new Set(LWIR_FIELDS.metadata);
+const permissionFields = LWIR_FIELDS.permissions;
 const notImplementedPermissions = new Set(["secrets", "network"]);
 
 /** lwir.md §1: the document envelope, metadata, workflow schemas and permissions. */
@@ -97,7 +98,7 @@ function checkSchemaSection(options: {
     });
     return;
   }
-  for (const key of unknownKeys(value, new Set(["schema"]))) {
+  for (const key of unknownKeys(value, new Set(LWIR_FIELDS.schemaSection))) {
     findings.report({
       code: "schema.invalid",
       path: [section, key],

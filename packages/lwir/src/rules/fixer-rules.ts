@@ -1,9 +1,10 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList } from "../findings.js";
 import { hasField, isIntegerInRange, isNonEmptyString, isRecord, ownField, unknownKeys } from "./json-shape.js";
+import { LWIR_FIELDS } from "../lwir-fields.js";
 import type { LwirRuleContext } from "./rule-context.js";
 
-const fixerFields = new Set(["model", "maxAttempts", "system"]);
+const fixerFields = new Set(LWIR_FIELDS.fixer);
 
 /** lwir.md §2: `onFailure.fixer` — only on code.run, with an allowed model, attempts and a system prompt. */
 export function checkFixerRules(context: LwirRuleContext, findings: FindingList): void {

@@ -2,15 +2,16 @@ import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList } from "../findings.js";
 import { reportSchemaProblems } from "./document-rules.js";
 import { hasField, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
+import { LWIR_FIELDS } from "../lwir-fields.js";
 import type { LwirRuleContext, StepEntry } from "./rule-context.js";
 import { resolveStepId } from "./step-resolution.js";
 
 const modeFields: Readonly<Record<string, ReadonlySet<string>>> = {
-  text: new Set(["mode", "name", "description"]),
-  object: new Set(["mode", "name", "description", "schema"]),
-  array: new Set(["mode", "name", "description", "schema"]),
-  choice: new Set(["mode", "name", "description", "values"]),
-  json: new Set(["mode", "name", "description", "schema"]),
+  text: new Set(LWIR_FIELDS.outputText),
+  object: new Set(LWIR_FIELDS.outputObject),
+  array: new Set(LWIR_FIELDS.outputArray),
+  choice: new Set(LWIR_FIELDS.outputChoice),
+  json: new Set(LWIR_FIELDS.outputJson),
 };
 const modes = Object.keys(modeFields);
 const fanInEnvelopeRequired = ["itemKey", "status", "artifacts"];

@@ -1,19 +1,12 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList, type LwirFindingCode } from "../findings.js";
 import { hasField, isIntegerInRange, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
+import { LWIR_FIELDS } from "../lwir-fields.js";
 import { stepIdProblem, type LwirRuleContext, type StepEntry } from "./rule-context.js";
 import { isWholeTemplate, referencesRoot, wholeTemplate } from "./whole-template.js";
 
-const withFields = new Set([
-  "items",
-  "itemKey",
-  "cardinality",
-  "maxBranches",
-  "maxConcurrency",
-  "failureMode",
-  "fanIn",
-]);
-const fanInFields = new Set(["order", "output", "outputStep"]);
+const withFields = new Set(LWIR_FIELDS.parallelWith);
+const fanInFields = new Set(LWIR_FIELDS.parallelFanIn);
 
 type Report = (options: { code: LwirFindingCode; path: readonly JsonPathSegment[]; message: string }) => void;
 

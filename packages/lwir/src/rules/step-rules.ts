@@ -2,28 +2,17 @@ import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList } from "../findings.js";
 import { LWIR_STEP_TYPES } from "../types.js";
 import { hasField, isIntegerInRange, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
+import { LWIR_FIELDS } from "../lwir-fields.js";
 import { stepIdProblem, type LwirRuleContext, type StepEntry } from "./rule-context.js";
 import { resolveStepId } from "./step-resolution.js";
 
-const stepFields = new Set([
-  "id",
-  "uses",
-  "needs",
-  "with",
-  "input",
-  "output",
-  "onFailure",
-  "maxVisits",
-  "retry",
-  "sensitive",
-  "steps",
-]);
+const stepFields = new Set(LWIR_FIELDS.step);
 
 /** Allowed `with` fields of the step types whose `with` problems are `step.invalid`. */
 const plainWithFields: Readonly<Record<string, ReadonlySet<string>>> = {
-  "ai.generate": new Set(["model", "prompt", "system"]),
-  "tool.call": new Set(["tool", "args"]),
-  decision: new Set(["cases", "default"]),
+  "ai.generate": new Set(LWIR_FIELDS.aiGenerateWith),
+  "tool.call": new Set(LWIR_FIELDS.toolCallWith),
+  decision: new Set(LWIR_FIELDS.decisionWith),
 };
 
 /** lwir.md §2 common fields: shape, id, uses, needs, sensitive, maxVisits, retry, onFailure. */
@@ -172,7 +161,7 @@ function checkRetry(entry: StepEntry, retry: unknown, findings: FindingList): vo
     report(path, `retry must be an object { maxAttempts, backoff? } (got ${describeValue(retry)}).`);
     return;
   }
-  for (const key of unknownKeys(retry, new Set(["maxAttempts", "backoff"]))) {
+  for (const key of unknownKeys(retry, new Set(LWIR_FIELDS.retry))) {
     report([...path, key], `Unknown retry field \`${shown(key)}\`: retry has only maxAttempts and backoff.`);
   }
   if (!isIntegerInRange(ownField(retry, "maxAttempts"), { min: 1, max: 10 })) {
@@ -194,7 +183,7 @@ function checkBackoff(options: {
     report(path, `retry.backoff must be an object { initialMs, factor, maxMs } (got ${describeValue(backoff)}).`);
     return;
   }
-  for (const key of unknownKeys(backoff, new Set(["initialMs", "factor", "maxMs"]))) {
+  for (const key of unknownKeys(backoff, new Set(LWIR_FIELDS.retryBackoff))) {
     report([...path, key], `Unknown backoff field \`${shown(key)}\`: backoff has only initialMs, factor and maxMs.`);
   }
   const milliseconds = { min: 0, max: Number.MAX_SAFE_INTEGER };
@@ -224,7 +213,7 @@ function checkOnFailure(entry: StepEntry, onFailure: unknown, findings: FindingL
     });
     return;
   }
-  for (const key of unknownKeys(onFailure, new Set(["fixer"]))) {
+  for (const key of unknownKeys(onFailure, new Set(LWIR_FIELDS.onFailure))) {
     findings.report({
       code: "step.invalid",
       path: [...path, key],
