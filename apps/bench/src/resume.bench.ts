@@ -1,0 +1,110 @@
+// What resuming a completed 1,000-step run costs, against reading the same rows with raw
+// better-sqlite3 (SELECT + JSON.parse of every payload) in the same process. Rounds alternate so
+// load hits both sides; medians of the rounds. This is the figure event verification is held to
+// (issue 14: verifying every event on resume must cost < 2× what resume cost before).
+//
+//   pnpm --filter @little-stack-apps/bench run resume
+//   RESUME_BENCH_ROUNDS=21 … for more rounds
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { createToolRegistry, executeRegisteredTool, openHarnessSession, type Harness, type HarnessContext } from "@little-stack/harness";
+import { localWorld } from "@little-stack/local-world";
+import { registerWorkflowVersion, type LwirDocument } from "@little-stack/lwir";
+import { executeWorkflowVersion, replayRun, type RuntimeHarnessContext } from "@little-stack/runtime";
+import { jsonSchema, tool } from "ai";
+
+const rounds = Number(process.env.RESUME_BENCH_ROUNDS ?? 11);
+const steps = 1_000;
+const root = mkdtempSync(join(tmpdir(), "resume-bench-"));
+
+const tools = createToolRegistry({
+  noop: tool({
+    description: "Returns its input.",
+    inputSchema: jsonSchema<{ i: number }>({ type: "object", properties: { i: { type: "number" } }, required: ["i"] }),
+    execute: async (input) => input,
+  }),
+});
+
+/** A minimal worker harness over the real contract: tool.call in a durable session. */
+const harness: Harness & { id: string } = {
+  id: "bench-worker",
+  async run(task, baseCtx: HarnessContext) {
+    const ctx = baseCtx as RuntimeHarnessContext;
+    if (task.kind !== "execute_step" || task.step.uses !== "tool.call") throw new Error("bench harness runs tool.call only");
+    const session = await openHarnessSession({ recorder: ctx.recorder!, scope: ctx.scope, sessionKey: ctx.sessionKey, task, manifest: ctx.manifest, stepPath: ctx.stepPath });
+    const output = await executeRegisteredTool({ registry: tools, toolName: String(task.step.with?.tool), args: task.stepInput, session });
+    await session.complete({ output });
+    return { kind: "execute_step", output, artifactRefs: [] };
+  },
+};
+
+const chain: LwirDocument = {
+  apiVersion: "littleworkflow.dev/v0.1",
+  kind: "Workflow",
+  metadata: { name: "bench" },
+  input: { schema: { type: "object" } },
+  output: { schema: true },
+  permissions: { tools: ["noop"], models: [] },
+  steps: Array.from({ length: steps }, (_, index) => ({
+    id: `s${index}`,
+    uses: "tool.call",
+    needs: index === 0 ? [] : [`s${index - 1}`],
+    with: { tool: "noop", args: { i: index } },
+    output: { mode: "object", schema: { type: "object" } },
+  })),
+} as unknown as LwirDocument;
+
+async function timed(work: () => unknown): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+async function main(): Promise<void> {
+  console.log(`resume benchmark (Node ${process.version}, ${rounds} rounds, load average ${loadavg().map((load) => load.toFixed(1)).join(" ")})`);
+  const dataDir = join(root, "world");
+  const version = registerWorkflowVersion(chain);
+  // "process" only to build the run quickly: resume reads, it does not commit.
+  const builder = localWorld({ dataDir, durability: "process" });
+  await executeWorkflowVersion({ world: builder, workflowVersion: version, input: {}, tools, workerHarness: harness, runId: "done" });
+  await builder.close();
+
+  const world = localWorld({ dataDir });
+  const raw = new Database(join(dataDir, "events", "events.db"), { readonly: true });
+  const select = raw.prepare<[string], { payload: string }>("SELECT sequence, event_id, type, recorded_at, payload FROM events WHERE run_id = ? ORDER BY sequence");
+  const resume = () => executeWorkflowVersion({ world, workflowVersion: version, input: {}, tools, workerHarness: harness, runId: "done" });
+  const eventCount = (await world.listEvents("done")).length;
+  // Warm-up of every contender (JIT, statement caches, validation cache).
+  await resume();
+  await replayRun(world, "done");
+  select.all("done").forEach((row) => JSON.parse(row.payload));
+
+  const figures = { raw: [] as number[], list: [] as number[], replay: [] as number[], resume: [] as number[] };
+  for (let round = 0; round < rounds; round += 1) {
+    figures.raw.push(await timed(() => select.all("done").forEach((row) => JSON.parse(row.payload))));
+    figures.list.push(await timed(async () => (await world.listEvents("done")).forEach((event) => event.payload)));
+    figures.replay.push(await timed(() => replayRun(world, "done")));
+    figures.resume.push(await timed(resume));
+  }
+  const rawMs = median(figures.raw);
+  const line = (label: string, values: readonly number[]): string =>
+    `${label.padEnd(44)} ${median(values).toFixed(1).padStart(7)} ms  (${(median(values) / rawMs).toFixed(2)}× raw)`;
+  console.log(`a completed ${steps}-step run, ${eventCount} events`);
+  console.log(line("raw better-sqlite3 SELECT + JSON.parse", figures.raw));
+  console.log(line("world.listEvents (payloads parsed)", figures.list));
+  console.log(line("replayRun", figures.replay));
+  console.log(line("resume (executeWorkflowVersion, same run id)", figures.resume));
+  raw.close();
+  await world.close();
+  rmSync(root, { recursive: true, force: true });
+}
+
+await main();
