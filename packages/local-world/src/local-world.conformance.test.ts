@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll } from "vitest";
 import { describeWorldConformance } from "./test/index.js";
 import { localWorld, type LocalWorld } from "./local-world.js";
@@ -16,6 +17,16 @@ for (const durability of ["strict", "process"] as const) {
     {
       async tamperArtifact(world, artifactId) {
         writeFileSync(join((world as LocalWorld).paths.artifactBlobs, artifactId), "tampered");
+      },
+      // The holder's recorded process start time no longer matches: to the world, it has died.
+      async loseRunLock(world, runId) {
+        const database = new Database((world as LocalWorld).paths.eventsDb);
+        try {
+          const owner = JSON.parse(database.prepare<[string], string>("SELECT owner FROM run_locks WHERE run_id = ?").pluck().get(runId)!);
+          database.prepare("UPDATE run_locks SET owner = ? WHERE run_id = ?").run(JSON.stringify({ ...owner, processStartTime: "-1" }), runId);
+        } finally {
+          database.close();
+        }
       },
     },
   );

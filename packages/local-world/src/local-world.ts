@@ -6,6 +6,7 @@ import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact 
 import { writeFileDurably } from "./durable-file.js";
 import { resolveDurability, type Durability } from "./durability.js";
 import { prepareEvents } from "./event-envelope.js";
+import { LeaseLostError, requireFence } from "./lease-errors.js";
 import { requireArtifactId, requireOuterLoopId, requireRunId } from "./identifiers.js";
 import type { JsonObject } from "./json-value.js";
 import { resolveListEventsOptions } from "./list-events-options.js";
@@ -79,6 +80,8 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
   const locks = sqliteRunLocks(eventLog);
   const sync = durability === "strict";
   const heldLocks = new Map<string, RunLock>();
+  /** A process lock is lost only when its world closes under it (see `close`). */
+  const lockSignals = new Map<string, { controller: AbortController; runId: string; fence: number }>();
   let closed = false;
 
   function open(operation: string): void {
@@ -137,10 +140,20 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     durability,
     maxConcurrentSteps,
 
-    async appendEvents(runId, events) {
+    async appendEvents(runId, events, appendOptions) {
       open("append events");
       requireRunId(runId);
-      return eventLog.append(runId, prepareEvents(runId, events));
+      const fence = requireFence(appendOptions);
+      const prepared = prepareEvents(runId, events);
+      if (fence === undefined) return eventLog.append(runId, prepared);
+      // The check and the insert share one IMMEDIATE transaction: SQLite serializes it against
+      // every other writer of the file, so no acquisition can slip in between.
+      return eventLog.immediate("append fenced events", () => {
+        if (!locks.holdsFence(runId, fence)) {
+          throw new LeaseLostError({ runId, fence, reason: "that lock was released or another holder has acquired the run since" });
+        }
+        return eventLog.append(runId, prepared);
+      });
     },
 
     async listEvents(runId, listOptions) {
@@ -213,22 +226,28 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
         throw new DataDirNotWritableError(join(paths.locks, runId), error);
       }
       let released = false;
+      const lost = new AbortController();
       const lock: RunLock = {
         runId,
         token: owner.token,
         pid: owner.pid,
         acquiredAt: owner.acquiredAt,
+        fence: owner.fence,
+        holder: `${owner.hostname}:${owner.pid}`,
+        signal: lost.signal,
         ...(recoveredFrom === undefined ? {} : { recoveredFrom }),
         async release() {
           if (released) return;
           released = true;
           heldLocks.delete(owner.token);
+          lockSignals.delete(owner.token);
           // The mirror goes first: once the row is deleted another process may write its own.
           await removeOwnerFile(runId, owner.token);
           locks.release(runId, owner.token);
         },
       };
       heldLocks.set(owner.token, lock);
+      lockSignals.set(owner.token, { controller: lost, runId, fence: owner.fence });
       return lock;
     },
 
@@ -266,7 +285,10 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     async close() {
       if (closed) return;
       // Locks still held by this world are given back: the process may live on, and a live
-      // holder's lock would otherwise never be recovered.
+      // holder's lock would otherwise never be recovered. Whoever still works under one is told.
+      for (const { controller, runId, fence } of lockSignals.values()) {
+        controller.abort(new LeaseLostError({ runId, fence, reason: "the world holding the lock was closed" }));
+      }
       for (const lock of [...heldLocks.values()]) await lock.release();
       closed = true;
       eventLog.close();

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { ArtifactNotFoundError } from "./artifact-errors.js";
 import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact } from "./artifact-content.js";
 import { envelopeOf, eventIdFor, prepareEvents } from "./event-envelope.js";
+import { LeaseLostError, requireFence } from "./lease-errors.js";
 import { requireArtifactId, requireOuterLoopId, requireRunId } from "./identifiers.js";
 import type { JsonObject } from "./json-value.js";
 import { resolveListEventsOptions } from "./list-events-options.js";
@@ -54,7 +55,9 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
   const maxConcurrentSteps = resolveMaxConcurrentSteps(options.maxConcurrentSteps);
   const runs = new Map<string, StoredEvent[]>();
   const artifacts = new Map<string, { manifest: ArtifactManifest; bytes: Uint8Array }>();
-  const locks = new Map<string, RunLockOwner>();
+  const locks = new Map<string, RunLockOwner & { readonly fence: number; readonly lost: AbortController }>();
+  /** The last fence handed out per run: it survives release, so fences only grow. */
+  const fences = new Map<string, number>();
   const outerLoops = new Map<string, string>();
   let closed = false;
 
@@ -79,10 +82,14 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
     paths: worldPaths(dataDir),
     maxConcurrentSteps,
 
-    async appendEvents(runId, events) {
+    async appendEvents(runId, events, appendOptions) {
       open("append events");
       requireRunId(runId);
+      const fence = requireFence(appendOptions);
       const prepared = prepareEvents(runId, events);
+      if (fence !== undefined && locks.get(runId)?.fence !== fence) {
+        throw new LeaseLostError({ runId, fence, reason: "that lock was released or another holder has acquired the run since" });
+      }
       const log = runs.get(runId) ?? [];
       const recordedAt = new Date().toISOString();
       const stored = prepared.map((event, index) => {
@@ -161,13 +168,17 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
       open("acquire a run lock");
       requireRunId(runId);
       const held = locks.get(runId);
-      if (held !== undefined) throw new RunLockedError(held, "held by another caller in this process");
-      const owner: RunLockOwner = {
+      if (held !== undefined) throw new RunLockedError(ownerOf(held), "held by another caller in this process");
+      const fence = (fences.get(runId) ?? 0) + 1;
+      fences.set(runId, fence);
+      const owner = {
         runId,
         token: randomBytes(16).toString("hex"),
         pid: process.pid,
         hostname: hostname(),
         acquiredAt: new Date().toISOString(),
+        fence,
+        lost: new AbortController(),
       };
       locks.set(runId, owner);
       const lock: RunLock = {
@@ -175,6 +186,9 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
         token: owner.token,
         pid: owner.pid,
         acquiredAt: owner.acquiredAt,
+        fence,
+        holder: `${owner.hostname}:${owner.pid}`,
+        signal: owner.lost.signal,
         async release() {
           if (locks.get(runId)?.token === owner.token) locks.delete(runId);
         },
@@ -198,6 +212,10 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
     async close() {
       if (closed) return;
       closed = true;
+      for (const held of locks.values()) {
+        held.lost.abort(new LeaseLostError({ runId: held.runId, fence: held.fence, reason: "the world holding the lock was closed" }));
+      }
+      locks.clear();
       // The default data dir is this world's own temp folder: what other packages put there (step
       // scratch, memory stores) is as ephemeral as the events. A data dir the caller chose is kept.
       if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
@@ -211,6 +229,11 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
     const manifest = verifyArtifact(artifactId, stored.manifest, stored.bytes);
     return { manifest, bytes: stored.bytes.slice() };
   }
+}
+
+function ownerOf(held: RunLockOwner & { readonly lost: AbortController }): RunLockOwner {
+  const { lost: _lost, ...owner } = held;
+  return owner;
 }
 
 function compare(left: string, right: string): number {

@@ -12,13 +12,37 @@ import type { RunLockOwner } from "./world.js";
  * row for people and tools; the row is the truth.
  */
 export type SqliteRunLocks = {
-  acquire(runId: string): { owner: RunLockOwner; recoveredFrom: RunLockOwner | undefined };
+  acquire(runId: string): { owner: RunLockOwner & { readonly fence: number }; recoveredFrom: RunLockOwner | undefined };
   /** Deletes the row when it still carries `token`; true when it did. */
   release(runId: string, token: string): boolean;
+  /**
+   * True while `fence` is the run's current fence and its lock is held. Call it inside the
+   * transaction that appends, so that no acquisition can come between the check and the write.
+   */
+  holdsFence(runId: string, fence: number): boolean;
 };
+
+// Fences outlive their locks (a released lock's row is deleted, its fence must not restart), so
+// they have their own table: the run's last fence and the token of the lock that holds it (NULL
+// once released).
+const fenceTable = `CREATE TABLE IF NOT EXISTS run_fences (
+  run_id TEXT PRIMARY KEY,
+  fence INTEGER NOT NULL CHECK (fence >= 1),
+  token TEXT
+);`;
 
 export function sqliteRunLocks(eventLog: SqliteEventLog): SqliteRunLocks {
   const database = eventLog.database;
+  eventLog.immediate("create the run fence table", () => database.exec(fenceTable));
+  const nextFence = database
+    .prepare<[string, string], number>(
+      "INSERT INTO run_fences (run_id, fence, token) VALUES (?, 1, ?) ON CONFLICT (run_id) DO UPDATE SET fence = fence + 1, token = excluded.token RETURNING fence",
+    )
+    .pluck();
+  const clearFence = database.prepare("UPDATE run_fences SET token = NULL WHERE run_id = ? AND token = ?");
+  const currentFence = database
+    .prepare<[string, number], number>("SELECT 1 FROM run_fences WHERE run_id = ? AND fence = ? AND token IS NOT NULL")
+    .pluck();
   const select = database.prepare<[string], string>("SELECT owner FROM run_locks WHERE run_id = ?").pluck();
   const upsert = database.prepare("INSERT OR REPLACE INTO run_locks (run_id, token, owner) VALUES (?, ?, ?)");
   const remove = database.prepare("DELETE FROM run_locks WHERE run_id = ? AND token = ?");
@@ -38,9 +62,11 @@ export function sqliteRunLocks(eventLog: SqliteEventLog): SqliteRunLocks {
             throw new RunLockedError(held, held.pid === process.pid ? "held by this same process" : "that process is alive");
           }
         }
-        const owner: RunLockOwner = {
+        const token = randomBytes(16).toString("hex");
+        const owner = {
           runId,
-          token: randomBytes(16).toString("hex"),
+          token,
+          fence: nextFence.get(runId, token)!,
           pid: process.pid,
           hostname: ownHost,
           acquiredAt: new Date().toISOString(),
@@ -52,7 +78,14 @@ export function sqliteRunLocks(eventLog: SqliteEventLog): SqliteRunLocks {
     },
 
     release(runId, token) {
-      return eventLog.immediate("release a run lock", () => remove.run(runId, token).changes > 0);
+      return eventLog.immediate("release a run lock", () => {
+        clearFence.run(runId, token);
+        return remove.run(runId, token).changes > 0;
+      });
+    },
+
+    holdsFence(runId, fence) {
+      return currentFence.get(runId, fence) === 1;
     },
   };
 }

@@ -19,8 +19,14 @@ export interface World {
    * rejected with `InvalidEventError` naming the event and the JSONPath, and nothing is stored.
    * Correct under concurrent appenders (the sequence is assigned inside the storage's own
    * transaction); the run lock is what keeps a second *runtime* from interleaving its events.
+   *
+   * With `{ fence }` (the `fence` of a held `RunLock`), the append is **fenced**: it is refused
+   * with `LeaseLostError` (`world.lease_lost`), storing nothing, unless that fence is the run's
+   * current one and its lock is still held — checked in the same statement or transaction that
+   * stores the events, so a holder that was paused past its lease and taken over can never write.
+   * Without a fence the append is not checked against the lock.
    */
-  appendEvents(runId: string, events: EventInput | readonly EventInput[]): Promise<EventEnvelope[]>;
+  appendEvents(runId: string, events: EventInput | readonly EventInput[], options?: AppendEventsOptions): Promise<EventEnvelope[]>;
 
   /**
    * The run's events in sequence order, optionally only those after `afterSequence` and/or
@@ -57,8 +63,14 @@ export interface World {
 
   /**
    * Takes the run lock: one writer per run. Refused with `RunLockedError` while another live
-   * holder (another process, or another caller in this process) has it; a lock whose holder
-   * process has died is recovered. Of several racing processes exactly one wins.
+   * holder (another process, or another caller in this process) has it; a lock whose holder is
+   * gone is recovered. Of several racing processes exactly one wins.
+   *
+   * Every acquisition gets a `fence` one greater than any earlier acquisition of the run (a
+   * takeover included). What "gone" means is the world's: `localWorld` keeps a process lock (held
+   * while the holder process lives, recovered once it died); a database-backed world keeps a
+   * lease that it renews while the holder lives and that another holder may take once it
+   * expired by the database's clock (`expiresAt`). When a lock is lost, its `signal` aborts.
    */
   acquireRunLock(runId: string): Promise<RunLock>;
 
@@ -107,6 +119,14 @@ export type EventEnvelope<TPayload = JsonValue> = {
    * sequence and id of what they appended pay nothing for it.
    */
   readonly payload: TPayload;
+};
+
+export type AppendEventsOptions = {
+  /**
+   * The `fence` of the `RunLock` the caller holds: the append is stored only while that lock is
+   * the run's current one (else `LeaseLostError`, nothing stored).
+   */
+  readonly fence?: number;
 };
 
 export type ListEventsOptions = {
@@ -167,15 +187,33 @@ export type StoredArtifact = {
   readonly bytes: Uint8Array;
 };
 
-/** A held run lock. */
+/** A held run lock (a process lock or a lease, depending on the world). */
 export type RunLock = {
   readonly runId: string;
   /** Random token naming this acquisition. */
   readonly token: string;
   readonly pid: number;
   readonly acquiredAt: string;
-  /** The dead holder this acquisition replaced, when the lock was recovered. */
+  /**
+   * Grows by one on every acquisition of the run, takeovers included: name it in
+   * `appendEvents(runId, events, { fence })` so that nothing is stored once the lock is lost.
+   */
+  readonly fence: number;
+  /** Who holds it: `<hostname>:<pid>` for a process lock, the worker's holder id for a lease. */
+  readonly holder: string;
+  /**
+   * For a lease: when it lapses unless renewed (ISO-8601, the storage's clock), as of the last
+   * renewal. Absent for a process lock, which is held for as long as its process lives.
+   */
+  readonly expiresAt?: string;
+  /** The holder this acquisition replaced, when the lock was recovered (dead process, lapsed lease). */
   readonly recoveredFrom?: RunLockOwner;
+  /**
+   * Aborted, with a `LeaseLostError` as its reason, when this holder loses the lock without
+   * releasing it (a lease that could not be renewed in time or was taken over, or the world
+   * closed under it). Whoever works on the run stops at once and writes nothing more.
+   */
+  readonly signal: AbortSignal;
   /** Gives the lock up. Idempotent; never releases a lock someone else has since taken. */
   release(): Promise<void>;
 };
@@ -189,6 +227,12 @@ export type RunLockOwner = {
   readonly acquiredAt: string;
   /** The holder's start time from `/proc` (Linux), to tell a reused pid from the holder. */
   readonly processStartTime?: string;
+  /** The fence of that acquisition (absent in lock rows written before fences existed). */
+  readonly fence?: number;
+  /** The holder id, for a lease. */
+  readonly holder?: string;
+  /** For a lease: when it lapses (or lapsed) unless renewed. */
+  readonly expiresAt?: string;
 };
 
 /**

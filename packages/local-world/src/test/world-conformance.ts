@@ -8,6 +8,12 @@ export type WorldConformanceOptions = {
    * reads detect it. Omit it when the storage offers no way to do that; the check is then left out.
    */
   readonly tamperArtifact?: (world: World, artifactId: string) => Promise<void>;
+  /**
+   * Makes the current holder of a run's lock count as gone, as the world would see it after the
+   * holder died or stopped renewing (a dead pid for a process lock, a lapsed lease), so the suite
+   * can check takeovers and fencing. Omit it when the storage offers no way; the check is left out.
+   */
+  readonly loseRunLock?: (world: World, runId: string) => Promise<void>;
 };
 
 /**
@@ -389,6 +395,95 @@ export function describeWorldConformance(
         const world = await fresh();
         await expectCode(world.acquireRunLock("../../etc"), "world.invalid_id");
       });
+    });
+
+    describe("fencing", () => {
+      it("numbers every acquisition of a run with a fence that only grows, per run", async () => {
+        const world = await fresh();
+        const first = await world.acquireRunLock("run-fence");
+        expect(Number.isSafeInteger(first.fence) && first.fence >= 1).toBe(true);
+        expect(typeof first.holder).toBe("string");
+        expect(first.signal.aborted).toBe(false);
+        const other = await world.acquireRunLock("run-fence-other");
+        await first.release();
+        const second = await world.acquireRunLock("run-fence");
+        expect(second.fence).toBeGreaterThan(first.fence);
+        await second.release();
+        const third = await world.acquireRunLock("run-fence");
+        expect(third.fence).toBeGreaterThan(second.fence);
+        expect(second.signal.aborted).toBe(false);
+        await third.release();
+        await other.release();
+      });
+
+      it("stores an append naming the held fence and refuses a stale or unknown one with world.lease_lost, storing nothing", async () => {
+        const world = await fresh();
+        const first = await world.acquireRunLock("run-fenced");
+        const [started] = await world.appendEvents("run-fenced", { type: "RunStarted", payload: {} }, { fence: first.fence });
+        expect(started!.sequence).toBe(1);
+        await first.release();
+        const afterRelease = await expectCode(
+          world.appendEvents("run-fenced", [{ type: "A", payload: 1 }, { type: "B", payload: 2 }], { fence: first.fence }),
+          "world.lease_lost",
+        );
+        expect(afterRelease.message).toContain("run-fenced");
+        const second = await world.acquireRunLock("run-fenced");
+        await expectCode(world.appendEvents("run-fenced", { type: "Stale", payload: 1 }, { fence: first.fence }), "world.lease_lost");
+        await expectCode(world.appendEvents("run-fenced", { type: "Future", payload: 1 }, { fence: second.fence + 1 }), "world.lease_lost");
+        await expectCode(world.appendEvents("run-unheld", { type: "A", payload: 1 }, { fence: 1 }), "world.lease_lost");
+        const batch = await world.appendEvents(
+          "run-fenced",
+          [{ type: "StepCompleted", payload: { stepPath: "a" } }, { type: "RunCompleted", payload: {} }],
+          { fence: second.fence },
+        );
+        expect(batch.map((event) => event.sequence)).toEqual([2, 3]);
+        expect((await world.listEvents("run-fenced")).map((event) => event.type)).toEqual(["RunStarted", "StepCompleted", "RunCompleted"]);
+        expect(await world.getRun("run-unheld")).toBeUndefined();
+        await second.release();
+      });
+
+      it("rejects a fence that is not a positive integer, storing nothing", async () => {
+        const world = await fresh();
+        for (const fence of [0, -1, 1.5, Number.NaN, "1"]) {
+          await expectCode(world.appendEvents("run-bad-fence", { type: "A", payload: 1 }, { fence } as never), "world.invalid_fence");
+        }
+        expect(await world.getRun("run-bad-fence")).toBeUndefined();
+      });
+
+      it("keeps fenced appends from one holder dense under concurrency", async () => {
+        const world = await fresh();
+        const lock = await world.acquireRunLock("run-fenced-concurrent");
+        await Promise.all(
+          Array.from({ length: 12 }, (_, index) =>
+            world.appendEvents("run-fenced-concurrent", { type: "Single", payload: { index } }, { fence: lock.fence }),
+          ),
+        );
+        const events = await world.listEvents("run-fenced-concurrent");
+        expect(events.map((event) => event.sequence)).toEqual(Array.from({ length: 12 }, (_, index) => index + 1));
+        await lock.release();
+      });
+
+      if (options.loseRunLock !== undefined) {
+        const loseRunLock = options.loseRunLock;
+        it("lets another holder take over a lock whose holder is gone, with a bigger fence; the old fence is refused", async () => {
+          const world = await fresh();
+          const old = await world.acquireRunLock("run-takeover");
+          await world.appendEvents("run-takeover", { type: "RunStarted", payload: {} }, { fence: old.fence });
+          await loseRunLock(world, "run-takeover");
+          // The suite's worlds are separate stores, so the taker is this same world (another caller).
+          const taker = world;
+          const current = await taker.acquireRunLock("run-takeover");
+          expect(current.fence).toBeGreaterThan(old.fence);
+          expect(current.recoveredFrom).toMatchObject({ runId: "run-takeover", token: old.token });
+          await expectCode(world.appendEvents("run-takeover", { type: "StepCompleted", payload: { by: "old" } }, { fence: old.fence }), "world.lease_lost");
+          await taker.appendEvents("run-takeover", { type: "StepCompleted", payload: { by: "new" } }, { fence: current.fence });
+          expect((await taker.listEvents("run-takeover")).map((event) => event.payload)).toEqual([{}, { by: "new" }]);
+          // The old handle's release never frees the new holder's lock.
+          await old.release();
+          await expectCode(taker.acquireRunLock("run-takeover"), "world.run_locked");
+          await current.release();
+        });
+      }
     });
 
     describe("outer-loop manifests", () => {
