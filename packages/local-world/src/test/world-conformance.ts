@@ -9,12 +9,23 @@ export type WorldConformanceOptions = {
    */
   readonly tamperArtifact?: (world: World, artifactId: string) => Promise<void>;
   /**
+   * Damages one stored event behind the world's back, so the suite can check that reads refuse it
+   * with `world.event_log_corrupt` naming the run and the sequence: `"payload"` replaces the
+   * payload with other valid JSON, `"type"` changes the type to another valid type, `"unparsable"`
+   * makes the stored payload text something that is not JSON. Omit it when the storage offers no
+   * way to do that; the check is then left out.
+   */
+  readonly tamperEvent?: (world: World, event: { readonly runId: string; readonly sequence: number; readonly damage: EventDamage }) => Promise<void>;
+  /**
    * Makes the current holder of a run's lock count as gone, as the world would see it after the
    * holder died or stopped renewing (a dead pid for a process lock, a lapsed lease), so the suite
    * can check takeovers and fencing. Omit it when the storage offers no way; the check is left out.
    */
   readonly loseRunLock?: (world: World, runId: string) => Promise<void>;
 };
+
+/** How `tamperEvent` damages a stored event. */
+export type EventDamage = "payload" | "type" | "unparsable";
 
 /**
  * The behaviour every `World` must have, as a vitest suite. Call it from a test file:
@@ -211,6 +222,30 @@ export function describeWorldConformance(
         const [again] = await world.listEvents("run-copy");
         expect((again!.payload as { z: number }).z).toBe(1);
       });
+
+      if (options.tamperEvent !== undefined) {
+        const tamper = options.tamperEvent;
+        for (const damage of ["payload", "type", "unparsable"] as const) {
+          it(`refuses an event whose ${damage === "unparsable" ? "payload is not JSON" : damage} was changed behind its back, naming the run and sequence`, async () => {
+            const world = await fresh();
+            await world.appendEvents("run-damaged", [
+              { type: "RunStarted", payload: { n: 1 } },
+              { type: "StepCompleted", payload: { n: 11 } },
+              { type: "RunCompleted", payload: { n: 12 } },
+            ]);
+            await world.appendEvents("run-sound", { type: "RunStarted", payload: { n: 1 } });
+            await tamper(world, { runId: "run-damaged", sequence: 2, damage });
+            for (const read of [() => world.listEvents("run-damaged"), () => world.listEvents("run-damaged", { afterSequence: 1 })]) {
+              const error = await expectCode(read(), "world.event_log_corrupt");
+              expect(error.details).toMatchObject({ runId: "run-damaged", sequence: 2 });
+              expect(error.message).toContain("run-damaged");
+            }
+            // Events after the damage, and other runs, still read.
+            expect((await world.listEvents("run-damaged", { afterSequence: 2 })).map((event) => event.sequence)).toEqual([3]);
+            expect((await world.listEvents("run-sound")).map((event) => event.payload)).toEqual([{ n: 1 }]);
+          });
+        }
+      }
 
       it("keeps sequences dense under concurrent appends from one process", async () => {
         const world = await fresh();
