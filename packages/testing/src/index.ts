@@ -7,7 +7,17 @@ export {
   type LoopbackAnswers,
   type LoopbackOpenAIServer,
   type LoopbackRequest,
+  type LoopbackRespond,
 } from "./loopback-server/start-loopback-openai-server.js";
+export {
+  fileBackedAnswers,
+  FileBackedAnswersOptionError,
+  type FileBackedAnswers,
+  type FileBackedAnswersOptions,
+  type FileBackedRequest,
+} from "./loopback-server/file-backed-answers.js";
+export { startFileBackedOpenAIServer, type FileBackedOpenAIServer } from "./loopback-server/start-file-backed-openai-server.js";
+
 export { openJsonlHarnessEventSink } from "./event-sinks/open-jsonl-harness-event-sink.js";
 export {
   scriptedOrProviderModels,

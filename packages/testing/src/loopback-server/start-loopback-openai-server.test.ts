@@ -72,4 +72,35 @@ describe("startLoopbackOpenAIServer", () => {
     await expect(generateText({ model, prompt: "2", maxRetries: 0 })).rejects.toThrow(/loopback script exhausted: request 2/);
     expect(server.requestCount).toBe(2);
   });
+
+  it("waits for an answer that comes later (respond returns a Promise), keeping a slow response alive", async () => {
+    let answer!: (turn: { text: string } | undefined) => void;
+    server = await startLoopbackOpenAIServer({ respond: () => new Promise((resolve) => (answer = resolve)), heartbeatMs: 5 });
+    const chat = (stream: boolean) => fetch(`${server!.baseURL}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", stream, messages: [{ role: "user", content: "hi" }] }) });
+    // fetch resolves when headers arrive: with the answer still pending, only the heartbeat sends them.
+    const json = await chat(false);
+    expect(json.status).toBe(200);
+    answer({ text: "late" });
+    const text = await json.text();
+    expect(text).toMatch(/^ +\{/);
+    expect(JSON.parse(text)).toMatchObject({ object: "chat.completion", choices: [{ message: { content: "late" } }] });
+
+    const streamed = await chat(true);
+    answer({ text: "late stream" });
+    const events = await streamed.text();
+    expect(events).toMatch(/^: waiting for the answer\n\n/);
+    expect(events).toContain('"content":"late');
+    expect(events.trimEnd().endsWith("data: [DONE]")).toBe(true);
+
+    // After the heartbeat, a missing answer can only be reported in the body.
+    const missing = await chat(false);
+    answer(undefined);
+    expect(JSON.parse(await missing.text())).toMatchObject({ error: { type: "script_exhausted", message: expect.stringMatching(/request 3 has no answer/) } });
+    // And the real provider turns it into a failed call.
+    const model = providerFor(server.baseURL)("loopback-model");
+    const failed = generateText({ model, prompt: "x", maxRetries: 0 });
+    while (server.requestCount < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+    answer(undefined);
+    await expect(failed).rejects.toThrow();
+  });
 });
