@@ -32,6 +32,8 @@ export const LWIR_FINDING_CODES = [
   "decision.target_not_in_scope",
   "decision.output_not_allowed",
   "expression.invalid",
+  "expression.invalid_path",
+  "expression.unguarded_back_edge_read",
   "model.missing",
   "model.disallowed",
   "tool.missing",

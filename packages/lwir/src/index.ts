@@ -45,6 +45,7 @@ export { deepFreeze, type DeepReadonly } from "./deep-freeze.js";
 export {
   analyzeTemplatesIn,
   analyzeTemplateString,
+  type RootReference,
   type StepReference,
   type TemplateAnalysis,
   type TemplateAnalysisAt,

@@ -371,6 +371,18 @@ const cases: readonly RuleCase[] = [
     code: "expression.invalid",
     path: "$.steps[1].input.extra",
   },
+  {
+    rule: "reading below a back-edge read needs coalesce",
+    mutate: (d) => (d.steps[3].with.prompt = "Notes so far: {{ steps.review.lastOutput.notes }}"),
+    code: "expression.unguarded_back_edge_read",
+    path: "$.steps[3].with.prompt",
+  },
+  {
+    rule: "a path no value of the schema has",
+    mutate: (d) => (d.steps[4].with.prompt = "Review draft number {{ steps.draft.allVisits.length }}."),
+    code: "expression.invalid_path",
+    path: "$.steps[4].with.prompt",
+  },
   // models and tools (§2)
   { rule: "ai.generate model", mutate: (d) => delete d.steps[7].with.model, code: "model.missing", path: "$.steps[7].with.model" },
   { rule: "model allowlist", mutate: (d) => (d.steps[7].with.model = "gpt-5"), code: "model.disallowed", path: "$.steps[7].with.model" },

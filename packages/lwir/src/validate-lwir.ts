@@ -10,6 +10,7 @@ import { isRecord } from "./rules/json-shape.js";
 import { checkModelsToolsRules } from "./rules/models-tools-rules.js";
 import { checkOutputRules } from "./rules/output-rules.js";
 import { checkParallelRules } from "./rules/parallel-rules.js";
+import { checkPathRules } from "./rules/path-rules.js";
 import { LwirRuleContext } from "./rules/rule-context.js";
 import { checkStepRules } from "./rules/step-rules.js";
 import type { ValidationResult } from "./types.js";
@@ -27,6 +28,7 @@ const ruleFamilies: readonly (readonly [string, RuleFamily])[] = [
   ["fixer", checkFixerRules],
   ["parallel", checkParallelRules],
   ["expressions", checkExpressionRules],
+  ["paths", checkPathRules],
   ["graph", checkGraphRules],
 ];
 

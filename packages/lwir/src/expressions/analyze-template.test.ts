@@ -33,7 +33,7 @@ describe("analyzeTemplateString: accepted expressions", () => {
   });
 
   it("returns nothing for strings without templates", () => {
-    expect(analyzeTemplateString("no templates { here }", outside)).toEqual({ problems: [], stepReferences: [] });
+    expect(analyzeTemplateString("no templates { here }", outside)).toEqual({ problems: [], stepReferences: [], rootReferences: [] });
   });
 });
 
@@ -120,11 +120,24 @@ describe("analyzeTemplateString: step references", () => {
       outside,
     );
     expect(stepReferences).toEqual([
-      { stepId: "a", accessor: "output" },
-      { stepId: "b", accessor: "lastOutput" },
-      { stepId: "c d", accessor: "allVisits" },
-      { stepId: "e", accessor: null },
+      { stepId: "a", accessor: "output", rest: ["x"], guarded: false, source: "steps.a.output.x" },
+      { stepId: "b", accessor: "lastOutput", rest: [], guarded: true, source: "steps.b.lastOutput" },
+      { stepId: "c d", accessor: "allVisits", rest: [], guarded: true, source: "steps['c d'].allVisits" },
+      { stepId: "e", accessor: null, rest: [], guarded: false, source: "steps.e.bogus" },
     ]);
+  });
+
+  it("lists input and item paths, and marks what coalesce guards (nested calls included)", () => {
+    const { rootReferences, stepReferences } = analyzeTemplateString(
+      "{{ input.a[0].b }} {{ len(coalesce(lower(item.name), 'x')) }} {{ coalesce(steps.a.lastOutput.x, 1) == input.n }}",
+      { insideParallelBody: true },
+    );
+    expect(rootReferences).toEqual([
+      { root: "input", segments: ["a", 0, "b"], guarded: false, source: "input.a[0].b" },
+      { root: "item", segments: ["name"], guarded: true, source: "item.name" },
+      { root: "input", segments: ["n"], guarded: false, source: "input.n" },
+    ]);
+    expect(stepReferences).toEqual([{ stepId: "a", accessor: "lastOutput", rest: ["x"], guarded: true, source: "steps.a.lastOutput.x" }]);
   });
 });
 
@@ -144,13 +157,13 @@ describe("analyzeTemplatesIn", () => {
       ["args", "list", 1],
       ["args", "list", 2, "deep"],
     ]);
-    expect(results[1]!.stepReferences).toEqual([{ stepId: "a", accessor: "output" }]);
+    expect(results[1]!.stepReferences).toEqual([{ stepId: "a", accessor: "output", rest: [], guarded: false, source: "steps.a.output" }]);
     expect(results[2]!.problems[0]).toMatch(/unknown function now/);
   });
 
   it("analyzes a top-level string and treats a stray `}}` as needing analysis", () => {
     expect(analyzeTemplatesIn("oops }}", outside)).toEqual([
-      { path: [], problems: [expect.stringMatching(/unbalanced/)], stepReferences: [] },
+      { path: [], problems: [expect.stringMatching(/unbalanced/)], stepReferences: [], rootReferences: [] },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
-import type { Expression, PathExpression } from "./expression-ast.js";
+import type { Expression, ExpressionPathSegment, PathExpression } from "./expression-ast.js";
 import { describePosition } from "./expression-errors.js";
 import { describeArity, expressionFunctions, lookupExpressionFunction } from "./expression-functions.js";
 import { forbiddenKeys, forbiddenWords, isExpressionRoot, isStepAccessor, type StepAccessor } from "./expression-vocabulary.js";
@@ -14,12 +14,27 @@ export type StepReference = {
   readonly stepId: string;
   /** The accessor after the step id; null when it is missing or not one of the three. */
   readonly accessor: StepAccessor | null;
+  /** What the path reads below the accessor (`steps.x.output.a[0]` → `["a", 0]`). */
+  readonly rest: readonly ExpressionPathSegment[];
+  /** True inside an argument of `coalesce(…)`, where an unresolvable path falls through. */
+  readonly guarded: boolean;
+  /** The path as written. */
+  readonly source: string;
+};
+
+/** An `input…` or `item…` path found in a template. */
+export type RootReference = {
+  readonly root: "input" | "item";
+  readonly segments: readonly ExpressionPathSegment[];
+  readonly guarded: boolean;
+  readonly source: string;
 };
 
 export type TemplateAnalysis = {
   /** Every static rejection of LWIR §6, each naming what and where (the offending text). */
   readonly problems: readonly string[];
   readonly stepReferences: readonly StepReference[];
+  readonly rootReferences: readonly RootReference[];
 };
 
 export type TemplateAnalysisAt = TemplateAnalysis & {
@@ -32,6 +47,9 @@ const functionList = Object.keys(expressionFunctions).join(", ");
 class TemplateChecker {
   readonly problems: string[] = [];
   readonly stepReferences: StepReference[] = [];
+  readonly rootReferences: RootReference[] = [];
+  /** How many coalesce(…) calls enclose the node being checked. */
+  private coalesceDepth = 0;
 
   constructor(
     private readonly text: string,
@@ -64,7 +82,13 @@ class TemplateChecker {
         else if (node.arguments.length < fn.minArguments || node.arguments.length > fn.maxArguments) {
           this.report(`wrong number of arguments: ${fn.signature} takes ${describeArity(fn)}, got ${node.arguments.length}`, node);
         }
-        for (const argument of node.arguments) this.check(argument);
+        const guards = node.callee === "coalesce";
+        if (guards) this.coalesceDepth += 1;
+        try {
+          for (const argument of node.arguments) this.check(argument);
+        } finally {
+          if (guards) this.coalesceDepth -= 1;
+        }
         return;
       }
       case "path":
@@ -90,6 +114,9 @@ class TemplateChecker {
       this.report("`item` is only available inside a parallel body", node);
     }
     if (node.root === "steps") this.checkStepPath(node);
+    if (node.root === "input" || node.root === "item") {
+      this.rootReferences.push({ root: node.root, segments: node.segments, guarded: this.coalesceDepth > 0, source: node.source });
+    }
   }
 
   private checkStepPath(node: PathExpression): void {
@@ -106,7 +133,13 @@ class TemplateChecker {
       const found = accessor === undefined ? "nothing" : `"${accessor}"`;
       this.report(`steps.<id> must be followed by .output, .lastOutput or .allVisits, found ${found}`, node);
     }
-    this.stepReferences.push({ stepId, accessor: isStepAccessor(accessor) ? accessor : null });
+    this.stepReferences.push({
+      stepId,
+      accessor: isStepAccessor(accessor) ? accessor : null,
+      rest: node.segments.slice(2),
+      guarded: this.coalesceDepth > 0,
+      source: node.source,
+    });
   }
 }
 
@@ -115,7 +148,7 @@ class TemplateChecker {
  * and every template of the string is checked, not only the first bad one.
  */
 export function analyzeTemplateString(text: string, options: TemplateAnalysisOptions): TemplateAnalysis {
-  if (typeof text !== "string" || !hasTemplateBraces(text)) return { problems: [], stepReferences: [] };
+  if (typeof text !== "string" || !hasTemplateBraces(text)) return { problems: [], stepReferences: [], rootReferences: [] };
   const checker = new TemplateChecker(text, options);
   try {
     for (const part of scanTemplateString(text)) {
@@ -126,7 +159,7 @@ export function analyzeTemplateString(text: string, options: TemplateAnalysisOpt
     // Defensive: analysis must never throw (e.g. a pathological input exhausting the stack).
     checker.problems.push(`expression could not be analyzed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { problems: checker.problems, stepReferences: checker.stepReferences };
+  return { problems: checker.problems, stepReferences: checker.stepReferences, rootReferences: checker.rootReferences };
 }
 
 /**

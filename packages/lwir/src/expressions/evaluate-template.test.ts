@@ -77,6 +77,10 @@ describe("paths and accessors", () => {
     ["steps.once.lastOutput", "single"],
     ["steps.once.allVisits", ["single"]],
     ["steps.later.allVisits", []],
+    // A loop's first pass reads a later step along a back-edge: no visit yet.
+    ["steps.later.lastOutput", null],
+    ["coalesce(steps.later.lastOutput, 'none')", "none"],
+    ["coalesce(steps.later.lastOutput.feedback, 'none')", "none"],
     ["steps.nulled.output", null],
   ];
   it.each(cases)("%s", (source, expected) => {
@@ -95,7 +99,7 @@ describe("unresolvable paths name the expression and the missing path", () => {
     ["input.hasOwnProperty", /has no property "hasOwnProperty"/],
     ["steps.unknown.output", /steps.unknown is not a step visible here/],
     ["steps.later.output", /step "later" has not completed/],
-    ["steps.later.lastOutput", /step "later" has not completed a visit yet/],
+    ["steps.later.lastOutput.feedback", /steps.later.lastOutput is null, so it has no property "feedback"/],
     ["steps.running.output", /step "running" has not completed/],
     ["steps.fetch.output.nope", /steps.fetch.output has no property "nope"/],
   ];

@@ -122,9 +122,10 @@ class Evaluation {
         if (!completed) this.unresolvable(node, 2, `is not available: step "${stepId}" has not completed`);
         return state.output;
       case "lastOutput":
+        // Before a step's first visit (a back-edge read in a loop's first pass) there is no last
+        // output: null, so a bare read interpolates as "null" and coalesce(...) picks its fallback.
         if (visits !== undefined) return visits[visits.length - 1];
-        if (!completed) this.unresolvable(node, 2, `is not available: step "${stepId}" has not completed a visit yet`);
-        return state.output;
+        return completed ? state.output : null;
       case "allVisits":
         if (visits !== undefined) return visits;
         return completed ? [state.output] : [];

@@ -1,18 +1,13 @@
 import type { JsonPathSegment } from "@little-stack/canonical";
-import { analyzeTemplatesIn } from "../expressions/analyze-template.js";
+import { analyzeTemplatesIn, type RootReference, type StepReference } from "../expressions/analyze-template.js";
 import { checkSchemaSubset } from "../schema/check-schema-subset.js";
-
-/** A `steps.X…` reference found in a template. */
-export type StepReference = {
-  readonly stepId: string;
-  readonly accessor: "output" | "lastOutput" | "allVisits" | null;
-};
 
 /** One string that contains templates, at its absolute path in the document. */
 export type TemplateUse = {
   readonly path: readonly JsonPathSegment[];
   readonly problems: readonly string[];
   readonly stepReferences: readonly StepReference[];
+  readonly rootReferences: readonly RootReference[];
 };
 
 function reasonOf(error: unknown): string {
@@ -35,6 +30,7 @@ export function analyzeTemplatesAt(options: {
         path: [...options.path, ...use.path],
         problems: use.problems,
         stepReferences: use.stepReferences,
+        rootReferences: use.rootReferences,
       }),
     );
   } catch (error) {
@@ -43,6 +39,7 @@ export function analyzeTemplatesAt(options: {
         path: options.path,
         problems: [`the expressions here could not be analyzed: ${reasonOf(error)}`],
         stepReferences: [],
+        rootReferences: [],
       },
     ];
   }

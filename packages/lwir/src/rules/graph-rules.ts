@@ -34,6 +34,7 @@ function checkReferences(options: {
       const undeclared = new Set<string>();
       const undeclaredOuter = new Set<string>();
       const ambiguous = new Set<string>();
+      const unguarded = new Set<string>();
       for (const reference of use.stepReferences) {
         const resolution = resolveStepId({ context, from: entry, stepId: reference.stepId });
         if (resolution.kind === "invalid_id") continue;
@@ -48,6 +49,11 @@ function checkReferences(options: {
           const outsideGraph = entry.id === undefined || entry.isDuplicate;
           const alongBackEdge = graph !== undefined && (outsideGraph || graph.reaches(resolution.target, entry));
           if (!(readsPastVisit && alongBackEdge)) undeclared.add(reference.stepId);
+          // Before the loop's first pass reaches X, lastOutput is null and allVisits []: reading
+          // below them resolves only from the second pass on (lwir package README, "first visit").
+          else if (reference.rest.length > 0 && !reference.guarded && graph !== undefined && !outsideGraph && !graph.ranBefore(resolution.target, entry)) {
+            unguarded.add(reference.source);
+          }
         }
         if (resolution.kind === "outer_undeclared") {
           const parallel = entry.scope.parallel as StepEntry;
@@ -77,6 +83,14 @@ function checkReferences(options: {
           code: "step.undeclared_dependency",
           path: use.path,
           message: `The expression reads steps that are not declared as dependencies: ${parts.join(", and ")} (only lastOutput / allVisits may read along a back-edge).`,
+        });
+      }
+      if (unguarded.size > 0) {
+        const first = [...unguarded][0] as string;
+        findings.report({
+          code: "expression.unguarded_back_edge_read",
+          path: use.path,
+          message: `${[...unguarded].map((source) => `\`${source}\``).join(", ")} ${unguarded.size === 1 ? "reads" : "read"} a step along a back-edge, which has not run yet in the loop's first pass (lastOutput is null and allVisits [] there): wrap it in coalesce, e.g. \`{{ coalesce(${first}, 'none yet') }}\`.`,
         });
       }
       if (ambiguous.size > 0) {

@@ -12,6 +12,9 @@ export class ScopeGraph {
   readonly #componentOf = new Map<StepEntry, number>();
   readonly #components: StepEntry[][] = [];
   #closure: Uint32Array[] | undefined;
+  readonly #needsOf = new Map<StepEntry, StepEntry[]>();
+  readonly #decidersOf = new Map<StepEntry, StepEntry[]>();
+  readonly #requiredBefore = new Map<StepEntry, ReadonlySet<StepEntry>>();
 
   constructor(scope: StepScope) {
     this.nodes = scope.entries.filter((entry) => entry.id !== undefined && !entry.isDuplicate);
@@ -20,7 +23,10 @@ export class ScopeGraph {
       for (const need of node.needs) {
         const source = scope.byId.get(need.id);
         // A self-need is reported as invalid needs; it is not an execution edge.
-        if (source !== undefined && source !== node) this.#successors.get(source)?.push(node);
+        if (source !== undefined && source !== node) {
+          this.#successors.get(source)?.push(node);
+          this.#needsOf.set(node, [...(this.#needsOf.get(node) ?? []), source]);
+        }
       }
       const targets = decisionTargets(node).flatMap((target) => {
         const step = scope.byId.get(target.id);
@@ -28,7 +34,10 @@ export class ScopeGraph {
       });
       this.#decisionTargets.set(node, targets);
       const successors = this.#successors.get(node) as StepEntry[];
-      for (const target of targets) successors.push(target);
+      for (const target of targets) {
+        successors.push(target);
+        this.#decidersOf.set(target, [...(this.#decidersOf.get(target) ?? []), node]);
+      }
     }
     this.#computeComponents();
   }
@@ -61,6 +70,36 @@ export class ScopeGraph {
     this.#closure ??= this.#buildClosure();
     const reachable = this.#closure[fromComponent] as Uint32Array;
     return ((reachable[toComponent >>> 5] as number) & (1 << (toComponent & 31))) !== 0;
+  }
+
+  /**
+   * True when `earlier` has always completed at least once before `node` first starts: `node`
+   * needs it (transitively), or every decision that can route to `node` for its first visit
+   * requires it. Decisions in `node`'s own loop only re-queue it, so they do not count.
+   */
+  ranBefore(earlier: StepEntry, node: StepEntry): boolean {
+    return this.#requiredSet(node, new Set()).has(earlier);
+  }
+
+  #requiredSet(node: StepEntry, visiting: Set<StepEntry>): ReadonlySet<StepEntry> {
+    const known = this.#requiredBefore.get(node);
+    if (known !== undefined) return known;
+    // A cycle of needs alone is reported elsewhere; inside it nothing is known to run first.
+    if (visiting.has(node)) return new Set();
+    visiting.add(node);
+    const required = new Set<StepEntry>();
+    for (const need of this.#needsOf.get(node) ?? []) {
+      required.add(need);
+      for (const entry of this.#requiredSet(need, visiting)) required.add(entry);
+    }
+    const forward = (this.#decidersOf.get(node) ?? []).filter((decider) => !this.sameComponent(decider, node));
+    if (forward.length > 0) {
+      const perDecider = forward.map((decider) => new Set([decider, ...this.#requiredSet(decider, visiting)]));
+      for (const entry of perDecider[0] as Set<StepEntry>) if (perDecider.every((set) => set.has(entry))) required.add(entry);
+    }
+    visiting.delete(node);
+    this.#requiredBefore.set(node, required);
+    return required;
   }
 
   #isCyclic(component: number): boolean {

@@ -1,0 +1,132 @@
+import type { ExpressionPathSegment } from "../expressions/expression-ast.js";
+import { formatExpressionPath } from "../expressions/expression-vocabulary.js";
+import type { FindingList } from "../findings.js";
+import { schemaAtPath } from "../schema/schema-at-path.js";
+import { isRecord, ownField } from "./json-shape.js";
+import type { LwirRuleContext, StepEntry } from "./rule-context.js";
+import { resolveStepId } from "./step-resolution.js";
+import { wholeTemplate } from "./whole-template.js";
+
+/** What a decision commits (lwir.md §2): always `{ chosen }`. */
+const decisionOutputSchema = { type: "object", properties: { chosen: { type: "string" } }, required: ["chosen"], additionalProperties: false };
+
+/** The schema of a step's committed output, as far as its output mode says (undefined: anything). */
+export function outputSchemaOf(entry: StepEntry): unknown {
+  if (entry.uses === "decision") return decisionOutputSchema;
+  const output = entry.record === undefined ? undefined : ownField(entry.record, "output");
+  if (!isRecord(output)) return undefined;
+  switch (ownField(output, "mode")) {
+    case "text":
+      return { type: "string" };
+    case "choice": {
+      const values = ownField(output, "values");
+      return Array.isArray(values) ? { type: "string", enum: values } : { type: "string" };
+    }
+    case "object":
+    case "array":
+    case "json":
+      return ownField(output, "schema");
+    default:
+      return undefined;
+  }
+}
+
+function inputSchemaOf(context: LwirRuleContext): unknown {
+  const input = ownField(context.document, "input");
+  return isRecord(input) ? ownField(input, "schema") : undefined;
+}
+
+/** The schema of one item of a parallel step's `items` (undefined when it cannot be told). */
+function itemSchemaOf(context: LwirRuleContext, parallel: StepEntry): unknown {
+  const withValue = parallel.record === undefined ? undefined : ownField(parallel.record, "with");
+  const items = isRecord(withValue) ? ownField(withValue, "items") : undefined;
+  const template = wholeTemplate(items);
+  if (!template.whole || template.expression?.kind !== "path") return undefined;
+  const path = template.expression;
+  let arraySchema: unknown;
+  if (path.root === "input") {
+    const verdict = schemaAtPath(inputSchemaOf(context), path.segments);
+    arraySchema = verdict.kind === "ok" ? verdict.schema : undefined;
+  } else if (path.root === "steps" && typeof path.segments[0] === "string") {
+    const resolution = resolveStepId({ context, from: parallel, stepId: path.segments[0] });
+    if (resolution.kind === "sibling" || resolution.kind === "enclosing_needs") {
+      const verdict = schemaAtPath(readSchema(resolution.target, path.segments[1]), path.segments.slice(2));
+      arraySchema = verdict.kind === "ok" ? verdict.schema : undefined;
+    }
+  }
+  return isRecord(arraySchema) ? arraySchema.items : undefined;
+}
+
+/** What `steps.X.<accessor>` reads: the output, or the array of all visits' outputs. */
+function readSchema(target: StepEntry, accessor: unknown): unknown {
+  const output = outputSchemaOf(target);
+  if (accessor === "allVisits") return { type: "array", items: output ?? true };
+  return output;
+}
+
+function report(options: {
+  readonly findings: FindingList;
+  readonly path: readonly (string | number)[];
+  readonly source: string;
+  readonly root: string;
+  readonly segments: readonly ExpressionPathSegment[];
+  readonly at: number;
+  readonly problem: string;
+  readonly what: string;
+}): void {
+  const read = formatExpressionPath(options.root, options.segments.slice(0, options.at));
+  options.findings.report({
+    code: "expression.invalid_path",
+    path: options.path,
+    message: `\`{{ ${options.source} }}\` can never resolve: ${read} ${options.problem}, according to ${options.what}. Read a field the schema has, or change the schema.`,
+  });
+}
+
+/**
+ * Paths that the document itself rules out (issue: "what validates, runs"): a path below
+ * `input`, `item` or `steps.X.output|lastOutput|allVisits` is walked along the schema of what it
+ * reads — the workflow input schema, the parallel items' element schema, the step's output mode —
+ * and reported as `expression.invalid_path` when no value that schema accepts has it
+ * (`allVisits.length`, a field an object schema does not allow, anything below a text output).
+ */
+export function checkPathRules(context: LwirRuleContext, findings: FindingList): void {
+  for (const entry of context.allSteps()) {
+    for (const use of context.templatesOf(entry)) {
+      for (const reference of use.rootReferences) {
+        const parallel = entry.scope.parallel ?? (entry.uses === "parallel" ? entry : undefined);
+        const schema = reference.root === "input" ? inputSchemaOf(context) : parallel === undefined ? undefined : itemSchemaOf(context, parallel);
+        if (schema === undefined) continue;
+        const verdict = schemaAtPath(schema, reference.segments);
+        if (verdict.kind === "ok") continue;
+        report({
+          findings,
+          path: use.path,
+          source: reference.source,
+          root: reference.root,
+          segments: reference.segments,
+          at: verdict.at,
+          problem: verdict.problem,
+          what: reference.root === "input" ? "the workflow's input.schema" : "the schema of the parallel step's items",
+        });
+      }
+      for (const reference of use.stepReferences) {
+        if (reference.accessor === null) continue;
+        const resolution = resolveStepId({ context, from: entry, stepId: reference.stepId });
+        if (resolution.kind !== "sibling" && resolution.kind !== "enclosing_needs" && resolution.kind !== "outer_undeclared") continue;
+        const schema = readSchema(resolution.target, reference.accessor);
+        const verdict = schemaAtPath(schema, reference.rest);
+        if (verdict.kind === "ok") continue;
+        report({
+          findings,
+          path: use.path,
+          source: reference.source,
+          root: "steps",
+          segments: [reference.stepId, reference.accessor, ...reference.rest],
+          at: verdict.at + 2,
+          problem: verdict.problem,
+          what: `the output of step "${reference.stepId}" (its output mode${reference.accessor === "allVisits" ? ", one entry per visit" : ""})`,
+        });
+      }
+    }
+  }
+}
