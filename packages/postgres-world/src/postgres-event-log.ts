@@ -37,6 +37,8 @@ RETURNING recorded_at`;
   /** The next sequence per run this world appended to: a hint, checked by the statement itself. */
   const nextSequences = new Map<string, number>();
   const knownRuns = new Set<string>();
+  /** Appends whose answer was lost: found committed by reading back, or not and sent again. */
+  const ambiguity = { foundCommitted: 0, resent: 0 };
 
   async function head(runId: string): Promise<{ lastSequence: number; fenceHeld: (fence: number) => boolean } | undefined> {
     const result = await database.query<{ last_sequence: number; fence: string; held: boolean }>(
@@ -83,6 +85,8 @@ RETURNING recorded_at`;
   }
 
   return {
+    ambiguity: () => ({ ...ambiguity }),
+
     async append(runId: string, prepared: readonly PreparedEvent[], fence: number | undefined): Promise<EventEnvelope[]> {
       if (prepared.length === 0) return [];
       /** The head the last attempt sent was based on: where its events would sit if it committed. */
@@ -98,9 +102,11 @@ RETURNING recorded_at`;
           const ids = idsFor(runId, sentAfter, prepared);
           const recordedAt = await readBack(runId, sentAfter, ids);
           if (recordedAt !== undefined) {
+            ambiguity.foundCommitted += 1;
             nextSequences.set(runId, sentAfter + prepared.length);
             return envelopes(runId, sentAfter, prepared, ids, recordedAt);
           }
+          ambiguity.resent += 1;
         }
         if (fence === undefined && !knownRuns.has(runId)) {
           await database.query(`INSERT INTO ${runs} (run_id) VALUES ($1) ON CONFLICT (run_id) DO NOTHING`, [runId]);
@@ -144,6 +150,7 @@ RETURNING recorded_at`;
             const ids = idsFor(runId, sent, prepared);
             const recordedAt = await readBack(runId, sent, ids);
             if (recordedAt !== undefined) {
+              ambiguity.foundCommitted += 1;
               nextSequences.set(runId, sent + prepared.length);
               return envelopes(runId, sent, prepared, ids, recordedAt);
             }

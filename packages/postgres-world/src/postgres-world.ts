@@ -48,6 +48,12 @@ export type PostgresWorld = World &
     readonly settings: { readonly target: string; readonly schema: string; readonly leaseMs: number; readonly renewEveryMs: number; readonly holder: string };
     /** Resolves once the schema is migrated (every other call waits for it anyway). */
     ready(): Promise<void>;
+    /**
+     * Appends whose answer was lost on the connection (a restart, a stall) since this world
+     * opened: `foundCommitted` were found stored by reading back (and not sent again), `resent`
+     * were not stored and were sent again.
+     */
+    ambiguousAppends(): { readonly foundCommitted: number; readonly resent: number };
   };
 
 type LeaseRow = { fence: string; expires_at: string; acquired_at: string; previous_owner: string | null; previous_token: string | null };
@@ -204,6 +210,7 @@ export function postgresWorld(options: PostgresWorldOptions): PostgresWorld {
     maxConcurrentSteps: settings.maxConcurrentSteps,
     settings: { target, schema, leaseMs, renewEveryMs: settings.renewEveryMs, holder },
     ready: () => open("connect"),
+    ambiguousAppends: () => eventLog.ambiguity(),
 
     async appendEvents(runId, events, appendOptions) {
       await open("append events");
