@@ -85,8 +85,10 @@ export function envelopeOf(options: {
   readonly type: string;
   readonly recordedAt: string;
   readonly payloadJson: string;
+  /** The error to throw when the stored text does not parse (default: the SyntaxError itself). */
+  readonly onUnparsable?: (error: unknown) => Error;
 }): EventEnvelope {
-  const { payloadJson } = options;
+  const { payloadJson, onUnparsable } = options;
   let payload: JsonValue | undefined;
   return {
     eventId: options.eventId,
@@ -95,7 +97,13 @@ export function envelopeOf(options: {
     type: options.type,
     recordedAt: options.recordedAt,
     get payload(): JsonValue {
-      if (payload === undefined) payload = JSON.parse(payloadJson) as JsonValue;
+      if (payload === undefined) {
+        try {
+          payload = JSON.parse(payloadJson) as JsonValue;
+        } catch (error) {
+          throw onUnparsable === undefined ? error : onUnparsable(error);
+        }
+      }
       return payload;
     },
   };

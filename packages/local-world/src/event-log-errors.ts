@@ -25,17 +25,28 @@ export class InvalidEventError extends LittleWorkflowError {
   }
 }
 
-/** The SQLite event log is damaged or is not an event log. Nothing was written to it. */
+/** The event log is damaged or is not an event log. Nothing was written to it. */
 export class EventLogCorruptError extends LittleWorkflowError {
   readonly path: string;
+  /** The damaged run, when the damage is in one run's events. */
+  readonly runId: string | undefined;
+  /** The first sequence found damaged (or missing), when the damage is in one run's events. */
+  readonly sequence: number | undefined;
 
-  constructor(path: string, problem: string, cause?: unknown) {
-    super(
-      "world.event_log_corrupt",
-      `The event log ${path} is corrupt: ${problem}. It was left untouched. Restore it from a backup, or move it away to start an empty log (its runs cannot be resumed).`,
-      { cause, details: { path } },
-    );
+  constructor(path: string, problem: string, cause?: unknown, where?: { readonly runId: string; readonly sequence: number; readonly hint?: string }) {
+    const at = where === undefined ? "" : ` at event #${where.sequence} of run "${where.runId}"`;
+    const hint =
+      where?.hint ??
+      (where === undefined
+        ? "Restore it from a backup, or move it away to start an empty log (its runs cannot be resumed)."
+        : "The run cannot be resumed or replayed from this log: restore the data dir from a backup, or start the work again under a new run id.");
+    super("world.event_log_corrupt", `The event log ${path} is corrupt${at}: ${problem}. It was left untouched. ${hint}`, {
+      cause,
+      details: where === undefined ? { path } : { path, runId: where.runId, sequence: where.sequence },
+    });
     this.path = path;
+    this.runId = where?.runId;
+    this.sequence = where?.sequence;
   }
 }
 

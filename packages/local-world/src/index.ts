@@ -22,10 +22,12 @@ export { eventIdFor } from "./event-envelope.js";
 export {
   DataDirNotWritableError,
   DurabilityNotAppliedError,
+  InvalidDataDirError,
   InvalidIdentifierError,
   InvalidWorldOptionsError,
   UnknownRunError,
   WorldClosedError,
+  WorldReadOnlyError,
 } from "./world-errors.js";
 export {
   EventLogCorruptError,

@@ -18,6 +18,22 @@ for (const durability of ["strict", "process"] as const) {
       async tamperArtifact(world, artifactId) {
         writeFileSync(join((world as LocalWorld).paths.artifactBlobs, artifactId), "tampered");
       },
+      // Through a second connection, as a person editing events.db (or a flipped bit) would.
+      async tamperEvent(world, { runId, sequence, damage }) {
+        const database = new Database((world as LocalWorld).paths.eventsDb);
+        try {
+          const change =
+            damage === "payload"
+              ? "payload = json_set(payload, '$.n', 10)"
+              : damage === "type"
+                ? "type = 'Bogus'"
+                : "payload = substr(payload, 2)";
+          const changed = database.prepare(`UPDATE events SET ${change} WHERE run_id = ? AND sequence = ?`).run(runId, sequence).changes;
+          if (changed !== 1) throw new Error(`no event #${sequence} of ${runId} to damage`);
+        } finally {
+          database.close();
+        }
+      },
       // The holder's recorded process start time no longer matches: to the world, it has died.
       async loseRunLock(world, runId) {
         const database = new Database((world as LocalWorld).paths.eventsDb);

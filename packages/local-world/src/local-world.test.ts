@@ -101,7 +101,8 @@ describe("localWorld storage", () => {
     await original.appendEvents("run-b", { type: "RunStarted", payload: {} });
     await original.close();
     const eventsDb = join(dataDir, "events", "events.db");
-    const rowsOf = (database: Database.Database) => database.prepare("SELECT * FROM events ORDER BY run_id, sequence").all();
+    const rowsOf = (database: Database.Database) =>
+      database.prepare("SELECT run_id, sequence, event_id, type, recorded_at, payload FROM events ORDER BY run_id, sequence").all();
     // Rebuild the file in the old layout (the same trigger), as a world of the earlier version left it.
     const database = new Database(eventsDb);
     const rows = rowsOf(database);
@@ -129,7 +130,7 @@ describe("localWorld storage", () => {
     // The density trigger came back with the new table.
     const writable = new Database(eventsDb);
     expect(() =>
-      writable.prepare("INSERT INTO events VALUES ('run-a', 9, 'evt_x', 'X', 'now', '{}')").run(),
+      writable.prepare("INSERT INTO events (run_id, sequence, event_id, type, recorded_at, payload) VALUES ('run-a', 9, 'evt_x', 'X', 'now', '{}')").run(),
     ).toThrow(/dense/);
     writable.close();
   });
@@ -218,10 +219,12 @@ describe("localWorld integrity", () => {
     const world = localWorld({ dataDir: freshDir() });
     await world.appendEvents("run-1", [{ type: "A", payload: 1 }, { type: "A", payload: 2 }]);
     const database = new Database(world.paths.eventsDb);
-    const insert = database.prepare("INSERT INTO events VALUES ('run-1', ?, 'evt_0000000000000000', 'X', '2026-01-01T00:00:00.000Z', '{}')");
+    const insert = database.prepare(
+      "INSERT INTO events (run_id, sequence, event_id, type, recorded_at, payload) VALUES ('run-1', ?, 'evt_0000000000000000', 'X', '2026-01-01T00:00:00.000Z', '{}')",
+    );
     expect(() => insert.run(2)).toThrow(/dense|UNIQUE/);
     expect(() => insert.run(4)).toThrow(/dense/);
-    expect(() => database.prepare("INSERT INTO events VALUES ('run-2', 2, 'e', 'X', 't', '{}')").run()).toThrow(/dense/);
+    expect(() => database.prepare("INSERT INTO events (run_id, sequence, event_id, type, recorded_at, payload) VALUES ('run-2', 2, 'e', 'X', 't', '{}')").run()).toThrow(/dense/);
     database.close();
     // The world's own next append is unaffected.
     expect((await world.appendEvents("run-1", { type: "A", payload: 3 }))[0]!.sequence).toBe(3);

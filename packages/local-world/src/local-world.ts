@@ -1,6 +1,6 @@
-import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { mkdir, readFile, rm, unlink } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ArtifactIntegrityError, ArtifactNotFoundError } from "./artifact-errors.js";
 import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact } from "./artifact-content.js";
 import { writeFileDurably } from "./durable-file.js";
@@ -14,9 +14,9 @@ import { serializeOuterLoopManifest } from "./outer-loop-manifest.js";
 import { OuterLoopManifestCorruptError } from "./outer-loop-manifest-errors.js";
 import { removeStaleTempFiles } from "./stale-temp-files.js";
 import { openSqliteEventLog } from "./sqlite-event-log.js";
-import { sqliteRunLocks } from "./sqlite-run-locks.js";
+import { type SqliteRunLocks, sqliteRunLocks } from "./sqlite-run-locks.js";
 import type { ArtifactManifest, RunLock, StoredArtifact, World, WorldPaths } from "./world.js";
-import { DataDirNotWritableError, UnknownRunError, WorldClosedError } from "./world-errors.js";
+import { DataDirNotWritableError, UnknownRunError, WorldClosedError, WorldReadOnlyError } from "./world-errors.js";
 import { resolveDataDir, resolveMaxConcurrentSteps } from "./world-options.js";
 import { worldPaths } from "./world-paths.js";
 
@@ -27,6 +27,13 @@ export type LocalWorldOptions = {
   readonly maxConcurrentSteps?: number;
   /** Default `"strict"`. See `Durability`. */
   readonly durability?: Durability;
+  /**
+   * Open an existing data dir for reading only (what `little events` / `replay` / `runs` do):
+   * nothing is created or written — SQLite may add its `-shm` index (and an empty `-wal`) beside
+   * `events.db`, as any reader of a WAL database does — and every write or lock is refused with
+   * `WorldReadOnlyError`. A data dir without `events/events.db` is an `InvalidDataDirError`.
+   */
+  readonly readOnly?: boolean;
 };
 
 /** The local world's own paths, beside the shared roots. */
@@ -41,6 +48,8 @@ export type LocalWorldPaths = WorldPaths & {
   readonly locks: string;
   /** `<dataDir>/outer-loops/<outerLoopId>.json`. */
   readonly outerLoops: string;
+  /** `<dataDir>/events/heads/<runId>`: each run's commit record (its last committed sequence and event id). */
+  readonly heads: string;
 };
 
 export type LocalWorld = World & {
@@ -48,6 +57,12 @@ export type LocalWorld = World & {
   readonly paths: LocalWorldPaths;
   /** The effective SQLite settings of this world's connection, for checks and diagnostics. */
   storageSettings(): { readonly journalMode: string; readonly synchronous: "FULL" | "NORMAL" | "OFF" | "EXTRA" };
+  /**
+   * Every run id with a commit record, including runs whose events the log has lost (those are
+   * not in `listRuns()`; reading them throws `EventLogCorruptError`). For listings that must
+   * show damaged runs too.
+   */
+  recordedRunIds(): Promise<string[]>;
 };
 
 const synchronousNames = ["OFF", "NORMAL", "FULL", "EXTRA"] as const;
@@ -69,15 +84,19 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     artifactBlobs: join(shared.dataDir, "artifacts", "blobs"),
     locks: join(shared.dataDir, "locks"),
     outerLoops: join(shared.dataDir, "outer-loops"),
+    heads: join(shared.dataDir, "events", "heads"),
   };
-  for (const folder of [join(shared.dataDir, "events"), paths.artifactBlobs, paths.locks, paths.outerLoops]) {
-    ensureWritableFolder(folder);
+  const readOnly = options.readOnly === true;
+  if (!readOnly) {
+    for (const folder of [join(shared.dataDir, "events"), paths.heads, paths.artifactBlobs, paths.locks, paths.outerLoops]) {
+      ensureWritableFolder(folder);
+    }
   }
-  const eventLog = openSqliteEventLog({ path: paths.eventsDb, durability });
+  const eventLog = openSqliteEventLog({ path: paths.eventsDb, durability, headsDir: paths.heads, readOnly });
   // Temp files of writers killed mid-write are never read; clear them (lock mirrors are cleaned
   // when their lock is recovered or released).
-  removeStaleTempFiles([paths.artifacts, paths.artifactBlobs, paths.outerLoops]);
-  const locks = sqliteRunLocks(eventLog);
+  if (!readOnly) removeStaleTempFiles([paths.artifacts, paths.artifactBlobs, paths.outerLoops]);
+  const writableLocks = readOnly ? undefined : sqliteRunLocks(eventLog);
   const sync = durability === "strict";
   const heldLocks = new Map<string, RunLock>();
   /** A process lock is lost only when its world closes under it (see `close`). */
@@ -86,6 +105,13 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
 
   function open(operation: string): void {
     if (closed) throw new WorldClosedError(operation);
+  }
+
+  /** Like `open`, for operations that write: refused on a read-only world. */
+  function writable(operation: string): SqliteRunLocks {
+    open(operation);
+    if (writableLocks === undefined) throw new WorldReadOnlyError(operation);
+    return writableLocks;
   }
 
   async function read(artifactId: string): Promise<StoredArtifact> {
@@ -141,7 +167,7 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     maxConcurrentSteps,
 
     async appendEvents(runId, events, appendOptions) {
-      open("append events");
+      const locks = writable("append events");
       requireRunId(runId);
       const fence = requireFence(appendOptions);
       const prepared = prepareEvents(runId, events);
@@ -174,7 +200,7 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     },
 
     async writeArtifact(input) {
-      open("write an artifact");
+      writable("write an artifact");
       const { manifest, bytes } = encodeArtifact(input);
       if (!eventLog.hasRun(manifest.runId)) throw new UnknownRunError(manifest.runId, "writing an artifact");
       if (await alreadyStored(manifest)) return manifest;
@@ -216,7 +242,7 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     },
 
     async acquireRunLock(runId) {
-      open("acquire a run lock");
+      const locks = writable("acquire a run lock");
       requireRunId(runId);
       const { owner, recoveredFrom } = locks.acquire(runId);
       try {
@@ -270,10 +296,15 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     },
 
     async writeOuterLoopManifest(outerLoopId, manifest) {
-      open("write an outer-loop manifest");
+      writable("write an outer-loop manifest");
       requireOuterLoopId(outerLoopId);
       const text = serializeOuterLoopManifest(outerLoopId, manifest);
       await writeFileDurably({ path: join(paths.outerLoops, `${outerLoopId}.json`), data: `${text}\n`, sync });
+    },
+
+    async recordedRunIds() {
+      open("list recorded runs");
+      return eventLog.recordedRunIds();
     },
 
     storageSettings() {
@@ -298,11 +329,35 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
 
 function ensureWritableFolder(folder: string): void {
   try {
-    mkdirSync(folder, { recursive: true });
+    makeFolders(folder);
     accessSync(folder, constants.W_OK);
   } catch (error) {
     throw new DataDirNotWritableError(folder, explainUnwritable(folder, error));
   }
+}
+
+/**
+ * `mkdir -p`, one folder at a time from the deepest existing ancestor down. Not Node's recursive
+ * mkdirSync: on procfs (`/proc/self/x`) a parent answers EEXIST while the child answers ENOENT,
+ * and Node's loop retries that pair forever at 100% CPU. Here each folder is tried once.
+ */
+function makeFolders(folder: string): void {
+  const missing: string[] = [];
+  let current = resolve(folder);
+  while (!existsSync(current)) {
+    missing.push(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const path of missing.reverse()) {
+    try {
+      mkdirSync(path);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "EEXIST") throw error;
+    }
+  }
+  if (!statSync(folder).isDirectory()) throw Object.assign(new Error(`${folder} is not a directory`), { code: "ENOTDIR" });
 }
 
 /**

@@ -1,11 +1,13 @@
 import Database from "better-sqlite3";
 import { EventLogCorruptError, EventLogGapError, EventLogUnavailableError } from "./event-log-errors.js";
 import { envelopeOf, eventIdFor, type PreparedEvent } from "./event-envelope.js";
+import { recordedAtCheck, verifyStoredEvent } from "./event-verification.js";
 import type { ResolvedListEventsOptions } from "./list-events-options.js";
+import { type HeadReading, type RunHead, RunHeads } from "./run-heads.js";
 import { checkDatabaseFile } from "./sqlite-file-check.js";
 import { synchronousLevel, type Durability } from "./durability.js";
 import type { EventEnvelope, RunSummary } from "./world.js";
-import { DurabilityNotAppliedError } from "./world-errors.js";
+import { DurabilityNotAppliedError, WorldReadOnlyError } from "./world-errors.js";
 
 /** The SQLite half of `localWorld()`: the event log and the run-lock table, in `events.db`. */
 export type SqliteEventLog = {
@@ -16,6 +18,8 @@ export type SqliteEventLog = {
   hasRun(runId: string): boolean;
   getRun(runId: string): RunSummary | undefined;
   listRuns(): RunSummary[];
+  /** Run ids with a commit record (`events/heads/<runId>`), whether or not the log still has their events. */
+  recordedRunIds(): string[];
   /** The effective pragmas of this connection. */
   pragmas(): { readonly journalMode: string; readonly synchronous: number };
   /** Runs `work` inside an IMMEDIATE transaction, mapping SQLite failures to named errors. */
@@ -31,6 +35,10 @@ export type SqliteEventLog = {
 // full whenever a seek compares against that row — every append to a run whose id sorts next to
 // it paid for reading the megabyte (measured: 25 µs → 580 µs per single append). Here the key
 // (run_id, sequence) lives in its own small index and payloads are never read to find a row.
+//
+// row_check is crc32("<event_id> <recorded_at>"): the event id covers the run, sequence, type and
+// payload, and row_check covers what the id does not (the time), so every stored byte of a row is
+// verified on read. NULL in rows written before it existed.
 const eventsTable = `
 CREATE TABLE IF NOT EXISTS events (
   run_id TEXT NOT NULL,
@@ -39,6 +47,7 @@ CREATE TABLE IF NOT EXISTS events (
   type TEXT NOT NULL,
   recorded_at TEXT NOT NULL,
   payload TEXT NOT NULL,
+  row_check INTEGER,
   PRIMARY KEY (run_id, sequence)
 );`;
 const schema = `${eventsTable}
@@ -58,63 +67,82 @@ CREATE TABLE IF NOT EXISTS run_locks (
 );
 `;
 
-/** Rows per INSERT statement (6 parameters each, far below SQLite's parameter limit). */
+/** Rows per INSERT statement (7 parameters each, far below SQLite's parameter limit). */
 const maxRowsPerStatement = 64;
 /** Another writer can win the race for a sequence; give up only if that keeps happening. */
 const maxSequenceConflicts = 100;
 
-const expectedEventColumns = ["run_id", "sequence", "event_id", "type", "recorded_at", "payload"];
+const legacyEventColumns = ["run_id", "sequence", "event_id", "type", "recorded_at", "payload"];
+const expectedEventColumns = [...legacyEventColumns, "row_check"];
 
-export function openSqliteEventLog(options: { readonly path: string; readonly durability: Durability }): SqliteEventLog {
+export function openSqliteEventLog(options: {
+  readonly path: string;
+  readonly durability: Durability;
+  /** Folder of the per-run commit records (see RunHeads). */
+  readonly headsDir: string;
+  /** Open a read-only connection: no schema, no write at open, appends refused. */
+  readonly readOnly?: boolean;
+}): SqliteEventLog {
   const { path, durability } = options;
-  checkDatabaseFile(path);
+  const readOnly = options.readOnly === true;
+  checkDatabaseFile(path, { mustExist: readOnly });
   const wanted = synchronousLevel[durability];
   let database: Database.Database;
   try {
-    database = new Database(path);
+    database = new Database(path, readOnly ? { readonly: true, fileMustExist: true } : {});
   } catch (error) {
     throw mapOpenError(path, error);
   }
+  let hasRowCheck = true;
   try {
     // Wait for another process's write transaction instead of failing at once.
     database.pragma("busy_timeout = 10000");
     // Read-only checks first: a file that is not our event log must not be switched to WAL.
-    checkEventColumns(path, database);
-    const journalMode = database.pragma("journal_mode = WAL", { simple: true });
-    if (journalMode !== "wal") throw new EventLogCorruptError(path, `SQLite refused WAL mode (journal_mode=${String(journalMode)})`);
-    // better-sqlite3 is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1: a connection starts at
-    // NORMAL in WAL mode unless told otherwise, so the level is set on every connection.
-    database.pragma(`synchronous = ${wanted.name}`);
-    migrateWithoutRowidEvents(database);
-    database.exec(schema);
-    // One small write at open, then the check: a connection that did not keep the level fails
-    // here, before it has stored anything of the caller's.
-    database.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('last_opened_at', ?)").run(new Date().toISOString());
-    requireSynchronous(database, wanted);
+    hasRowCheck = checkEventColumns(path, database);
+    if (!readOnly) {
+      const journalMode = database.pragma("journal_mode = WAL", { simple: true });
+      if (journalMode !== "wal") throw new EventLogCorruptError(path, `SQLite refused WAL mode (journal_mode=${String(journalMode)})`);
+      // better-sqlite3 is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1: a connection starts at
+      // NORMAL in WAL mode unless told otherwise, so the level is set on every connection.
+      database.pragma(`synchronous = ${wanted.name}`);
+      migrateWithoutRowidEvents(database);
+      database.exec(schema);
+      // A file from before row checks (the migration above may have added the column already).
+      if (!checkEventColumns(path, database)) database.exec("ALTER TABLE events ADD COLUMN row_check INTEGER");
+      hasRowCheck = true;
+      // One small write at open, then the check: a connection that did not keep the level fails
+      // here, before it has stored anything of the caller's.
+      database.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('last_opened_at', ?)").run(new Date().toISOString());
+      requireSynchronous(database, wanted);
+    } else {
+      // Reading the schema reads every page of sqlite_master: damage there shows now, named.
+      database.prepare("SELECT COUNT(*) FROM sqlite_master").pluck().get();
+    }
   } catch (error) {
     database.close();
     throw mapOpenError(path, error);
   }
+  const heads = new RunHeads(options.headsDir);
 
   const lastSequence = database.prepare<[string], number | null>("SELECT MAX(sequence) FROM events WHERE run_id = ?").pluck();
-  const insertColumns = "INSERT INTO events (run_id, sequence, event_id, type, recorded_at, payload) VALUES ";
+  const eventIdAt = database.prepare<[string, number], string>("SELECT event_id FROM events WHERE run_id = ? AND sequence = ?").pluck();
+  const insertColumns = "INSERT INTO events (run_id, sequence, event_id, type, recorded_at, payload, row_check) VALUES ";
   const insertStatements = new Map<number, Database.Statement>();
   function insertOf(rows: number): Database.Statement {
     let statement = insertStatements.get(rows);
     if (statement === undefined) {
-      statement = database.prepare(insertColumns + new Array(rows).fill("(?, ?, ?, ?, ?, ?)").join(", "));
+      statement = database.prepare(insertColumns + new Array(rows).fill("(?, ?, ?, ?, ?, ?, ?)").join(", "));
       insertStatements.set(rows, statement);
     }
     return statement;
   }
+  const rowColumns = `sequence, event_id, type, recorded_at, payload, ${hasRowCheck ? "row_check" : "NULL"}`;
   const selectAfter = database
-    .prepare<[string, number], [number, string, string, string, string]>(
-      "SELECT sequence, event_id, type, recorded_at, payload FROM events WHERE run_id = ? AND sequence > ? ORDER BY sequence",
-    )
+    .prepare<[string, number], StoredRow>(`SELECT ${rowColumns} FROM events WHERE run_id = ? AND sequence > ? ORDER BY sequence`)
     .raw();
   const selectAfterWithPrefix = database
-    .prepare<[string, number, string, string], [number, string, string, string, string]>(
-      "SELECT sequence, event_id, type, recorded_at, payload FROM events WHERE run_id = ? AND sequence > ? AND substr(type, 1, length(?)) = ? ORDER BY sequence",
+    .prepare<[string, number, string, string], StoredRow>(
+      `SELECT ${rowColumns} FROM events WHERE run_id = ? AND sequence > ? AND substr(type, 1, length(?)) = ? ORDER BY sequence`,
     )
     .raw();
   const hasEvents = database.prepare<[string], number>("SELECT 1 FROM events WHERE run_id = ? LIMIT 1").pluck();
@@ -153,28 +181,80 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
   function nextSequenceOf(runId: string): number {
     const cached = nextSequences.get(runId);
     if (cached !== undefined) return cached;
-    return (lastSequence.get(runId) ?? 0) + 1;
+    // The run's first append on this connection: its commit record must agree with the log, or
+    // the append would write over a history the log lost (and then record the loss as sound).
+    const reading = heads.prepare(runId);
+    const last = lastSequence.get(runId) ?? 0;
+    requireLogReachesHead(runId, reading, last);
+    return last + 1;
+  }
+
+  /** Throws when the run's commit record proves events the log no longer has. */
+  function requireLogReachesHead(runId: string, reading: HeadReading, last: number, listedId?: (sequence: number) => string | undefined): void {
+    if (reading.kind === "absent") return;
+    if (reading.kind === "damaged") {
+      throw new EventLogCorruptError(path, `the run's commit record ${heads.pathOf(runId)} is damaged (${reading.problem})`, undefined, {
+        runId,
+        sequence: last + 1,
+        hint: "The world cannot tell whether the log is complete, so the run is refused. Restore the data dir from a backup, or start the work again under a new run id.",
+      });
+    }
+    const { head } = reading;
+    if (last < head.sequence) throw lostEvents(runId, head, last);
+    const stored = listedId?.(head.sequence) ?? eventIdAt.get(runId, head.sequence);
+    if (stored !== head.eventId) {
+      throw new EventLogCorruptError(
+        path,
+        `its commit record ${heads.pathOf(runId)} says #${head.sequence} was ${head.eventId}, but the log holds ${stored ?? "nothing"} there: the log is not the one this run committed`,
+        undefined,
+        { runId, sequence: head.sequence },
+      );
+    }
+  }
+
+  function lostEvents(runId: string, head: RunHead, last: number): EventLogCorruptError {
+    const headPath = heads.pathOf(runId);
+    const holds = last === 0 ? "has no events of it" : `ends at #${last}`;
+    return new EventLogCorruptError(
+      path,
+      `the run committed events through #${head.sequence} (${head.eventId}, per its commit record ${headPath}) but the log ${holds}: committed events were lost (${path}-wal deleted, truncated or damaged, or ${path} replaced)`,
+      undefined,
+      {
+        runId,
+        sequence: last + 1,
+        hint: `Resuming would run acknowledged steps again, so the run is refused. Restore events.db and events.db-wal together from a backup; or, to accept that what came after #${last} runs again, delete ${headPath} and resume; or start the work again under a new run id.`,
+      },
+    );
+  }
+
+  /** Commit records of appends made inside a transaction, written once it has committed. */
+  const pendingHeads = new Map<string, RunHead>();
+
+  function recordHead(runId: string, head: RunHead): void {
+    if (database.inTransaction) pendingHeads.set(runId, head);
+    else heads.record(runId, head);
   }
 
   function insertRows(runId: string, events: readonly PreparedEvent[], first: number, recordedAt: string): string[] {
     const eventIds: string[] = new Array(events.length);
     const chunk = Math.min(events.length, maxRowsPerStatement);
-    const parameters: unknown[] = new Array(chunk * 6);
+    const parameters: unknown[] = new Array(chunk * 7);
     for (let start = 0; start < events.length; start += chunk) {
       const rows = Math.min(chunk, events.length - start);
-      if (rows !== chunk) parameters.length = rows * 6;
+      if (rows !== chunk) parameters.length = rows * 7;
       for (let row = 0; row < rows; row += 1) {
         const event = events[start + row]!;
         const sequence = first + start + row;
         const eventId = eventIdFor({ runId, sequence, type: event.type, payloadJson: event.payloadJson });
         eventIds[start + row] = eventId;
-        const offset = row * 6;
+        const offset = row * 7;
         parameters[offset] = runId;
         parameters[offset + 1] = sequence;
         parameters[offset + 2] = eventId;
         parameters[offset + 3] = event.type;
         parameters[offset + 4] = recordedAt;
         parameters[offset + 5] = event.payloadJson;
+        parameters[offset + 6] = recordedAtCheck(eventId, recordedAt);
       }
       insertOf(rows).run(parameters);
     }
@@ -202,8 +282,11 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
     }
   }
 
-  function summaryOf(runId: string): RunSummary | undefined {
+  function summaryOf(runId: string, checkHead: boolean): RunSummary | undefined {
+    // Read before the log, so a commit racing this read can only make the log longer than it.
+    const reading = checkHead ? heads.read(runId) : undefined;
     const count = lastSequence.get(runId);
+    if (reading !== undefined) requireLogReachesHead(runId, reading, count ?? 0);
     if (count === null || count === undefined) return undefined;
     const first = eventAt.get(runId, 1);
     const last = eventAt.get(runId, count);
@@ -223,6 +306,7 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
     database,
 
     append(runId, events) {
+      if (readOnly) throw new WorldReadOnlyError("append events");
       if (events.length === 0) return [];
       const recordedAt = new Date().toISOString();
       let stored: { first: number; eventIds: string[] };
@@ -237,6 +321,7 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
         }
       }
       nextSequences.set(runId, stored.first + events.length);
+      recordHead(runId, { sequence: stored.first + events.length - 1, eventId: stored.eventIds[events.length - 1]! });
       if (!durabilityChecked) checkDurabilityAfterFirstAppend();
       const envelopes: EventEnvelope[] = new Array(events.length);
       for (let index = 0; index < events.length; index += 1) {
@@ -254,6 +339,8 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
     },
 
     list(runId, listOptions) {
+      // The commit record is read before the log (see summaryOf).
+      const reading = heads.read(runId);
       const rows = guard("list events", () =>
         listOptions.typePrefix === undefined
           ? selectAfter.all(runId, listOptions.afterSequence)
@@ -261,13 +348,22 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
       );
       const envelopes: EventEnvelope[] = new Array(rows.length);
       for (let index = 0; index < rows.length; index += 1) {
-        const [sequence, eventId, type, recordedAt, payloadJson] = rows[index]!;
+        const row = rows[index]!;
+        const sequence = row[0];
         // Without a type filter the rows must be exactly afterSequence+1, +2, …: anything else
         // means the file was edited behind the world's back.
         if (listOptions.typePrefix === undefined && sequence !== listOptions.afterSequence + index + 1) {
           throw new EventLogGapError(runId, listOptions.afterSequence + index + 1, sequence);
         }
-        envelopes[index] = envelopeOf({ eventId, runId, sequence, type, recordedAt, payloadJson });
+        envelopes[index] = verifyStoredEvent({ path, runId, row });
+      }
+      if (reading.kind !== "absent") {
+        const complete = listOptions.typePrefix === undefined && envelopes.length > 0;
+        const last = complete ? envelopes.at(-1)!.sequence : guard("list events", () => lastSequence.get(runId) ?? 0);
+        // The listed (and verified) events answer for the head's own id when they include it.
+        const listedId = (sequence: number): string | undefined =>
+          complete && sequence > listOptions.afterSequence ? envelopes[sequence - listOptions.afterSequence - 1]?.eventId : undefined;
+        guard("list events", () => requireLogReachesHead(runId, reading, last, listedId));
       }
       return envelopes;
     },
@@ -277,12 +373,12 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
     },
 
     getRun(runId) {
-      return guard("read a run summary", () => summaryOf(runId));
+      return guard("read a run summary", () => summaryOf(runId, true));
     },
 
     listRuns() {
       return guard("list runs", () => {
-        const summaries = runIds.all().map((runId) => summaryOf(runId)!);
+        const summaries = runIds.all().map((runId) => summaryOf(runId, false)!);
         return summaries.sort(
           (left, right) => compare(left.firstRecordedAt, right.firstRecordedAt) || compare(left.runId, right.runId),
         );
@@ -296,11 +392,29 @@ export function openSqliteEventLog(options: { readonly path: string; readonly du
       };
     },
 
+    recordedRunIds() {
+      return heads.runIds((name) => runIdPattern.test(name));
+    },
+
     immediate(operation, work) {
-      return guard(operation, () => database.transaction(work).immediate());
+      if (readOnly) throw new WorldReadOnlyError(operation);
+      let result: ReturnType<typeof work>;
+      try {
+        result = guard(operation, () => database.transaction(work).immediate());
+      } catch (error) {
+        pendingHeads.clear();
+        throw error;
+      }
+      // Only now are the appends made inside the transaction committed.
+      if (!database.inTransaction) {
+        for (const [runId, head] of pendingHeads) heads.record(runId, head);
+        pendingHeads.clear();
+      }
+      return result;
     },
 
     close() {
+      heads.close();
       if (database.open) database.close();
     },
   };
@@ -333,15 +447,22 @@ function requireSynchronous(database: Database.Database, wanted: { readonly name
   if (actual !== wanted.value) throw new DurabilityNotAppliedError(wanted.name, String(actual));
 }
 
-function checkEventColumns(path: string, database: Database.Database): void {
+/** Throws unless `events` is absent or an event log's table; true when it has `row_check` (or is absent). */
+function checkEventColumns(path: string, database: Database.Database): boolean {
   const columns = database
     .prepare<[], string>("SELECT name FROM pragma_table_info('events')")
     .pluck()
     .all();
-  if (columns.length > 0 && columns.join(",") !== expectedEventColumns.join(",")) {
-    throw new EventLogCorruptError(path, `its events table has columns (${columns.join(", ")}), not an event log's`);
-  }
+  if (columns.length === 0 || columns.join(",") === expectedEventColumns.join(",")) return true;
+  if (columns.join(",") === legacyEventColumns.join(",")) return false;
+  throw new EventLogCorruptError(path, `its events table has columns (${columns.join(", ")}), not an event log's`);
 }
+
+/** A stored row as listed: sequence, event_id, type, recorded_at, payload, row_check. */
+export type StoredRow = [number, string, string, string, string, number | null];
+
+/** The names a run id may have (identifiers.ts): a head file named otherwise is not a run's. */
+const runIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The insert lost the race for its sequence to another connection (primary key or density trigger). */
 function isSequenceConflict(error: unknown): boolean {

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { EventLogCorruptError } from "./event-log-errors.js";
+import { describeFileSystemError, InvalidDataDirError } from "./world-errors.js";
 
 const sqliteMagic = Buffer.from("SQLite format 3\0", "latin1");
 
@@ -10,9 +11,18 @@ const sqliteMagic = Buffer.from("SQLite format 3\0", "latin1");
  * pending: with a WAL, a crash during a checkpoint can legitimately leave the header ahead of
  * the file until SQLite's recovery completes it from the WAL.
  */
-export function checkDatabaseFile(path: string): void {
+export function checkDatabaseFile(path: string, options: { readonly mustExist?: boolean } = {}): void {
   const size = fileSize(path);
-  if (size === undefined || size === 0) return;
+  if (size === undefined) {
+    // SQLite creates the database file before its WAL and never deletes it: a WAL alone means the
+    // database file was removed, and opening would silently start an empty log beside it.
+    if ((fileSize(`${path}-wal`) ?? 0) > 0) {
+      throw new EventLogCorruptError(path, `the database file is missing but its write-ahead log ${path}-wal is there (the file was deleted or moved)`);
+    }
+    if (options.mustExist === true) throw new InvalidDataDirError(path, "does not exist (no event log there)");
+    return;
+  }
+  if (size === 0) return;
   if (size < 100) throw new EventLogCorruptError(path, `the file is only ${size} bytes, shorter than a SQLite header`);
   const header = Buffer.alloc(100);
   const descriptor = openSync(path, "r");
@@ -47,10 +57,15 @@ export function checkDatabaseFile(path: string): void {
 }
 
 function fileSize(path: string): number | undefined {
+  let stats: Stats;
   try {
-    return statSync(path).size;
+    stats = statSync(path);
   } catch (error) {
-    if ((error as { code?: unknown }).code === "ENOENT") return undefined;
-    throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ENOTDIR") throw new InvalidDataDirError(path, "cannot exist: a folder on its path is a file");
+    throw new InvalidDataDirError(path, `cannot be read (${describeFileSystemError(error)})`);
   }
+  if (!stats.isFile()) throw new InvalidDataDirError(path, `is ${stats.isDirectory() ? "a directory" : "not a regular file"}, where the world keeps its event database file`);
+  return stats.size;
 }

@@ -33,6 +33,25 @@ export class DataDirNotWritableError extends LittleWorkflowError {
   }
 }
 
+/** The data dir (or a file the world keeps there) exists but is not what the world needs. */
+export class InvalidDataDirError extends LittleWorkflowError {
+  readonly path: string;
+
+  constructor(path: string, problem: string) {
+    super("world.invalid_data_dir", `The world's data dir cannot be used: ${path} ${problem}. Pass another dataDir, or move that path out of the way.`, {
+      details: { path },
+    });
+    this.path = path;
+  }
+}
+
+/** A write on a world opened read-only (`localWorld({ readOnly: true })`). */
+export class WorldReadOnlyError extends LittleWorkflowError {
+  constructor(operation: string) {
+    super("world.read_only", `Cannot ${operation}: this world was opened read-only. Open it without readOnly to write.`, { details: { operation } });
+  }
+}
+
 /** A run id, outer-loop id or artifact id that is malformed (and could escape the data dir). */
 export class InvalidIdentifierError extends LittleWorkflowError {
   constructor(kind: string, value: unknown, rule: string) {

@@ -1,0 +1,19 @@
+// Appends `batches` batches of events to a run, reports `done <lastSequence> <lastEventId>` and
+// then waits to be killed with its connection open: the commits stay in events.db-wal, as after
+// a crash (a clean close would checkpoint them into events.db).
+import { reportLine } from "./report-line.js";
+import { localWorld } from "../local-world.js";
+
+const [dataDir, runId, batches] = process.argv.slice(2);
+if (dataDir === undefined || runId === undefined || batches === undefined) throw new Error("usage: wal-writer.ts <dataDir> <runId> <batches>");
+const world = localWorld({ dataDir });
+let last = { sequence: 0, eventId: "" };
+for (let batch = 0; batch < Number(batches); batch += 1) {
+  const stored = await world.appendEvents(runId, [
+    { type: "StepCompleted", payload: { stepPath: `s${batch}`, n: batch, text: "z".repeat(200) } },
+    { type: "harness.tool_call.succeeded", payload: { stepPath: `s${batch}`, n: batch } },
+  ]);
+  last = stored.at(-1)!;
+}
+reportLine(`done ${last.sequence} ${last.eventId}`);
+setInterval(() => undefined, 60_000);

@@ -1,0 +1,239 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { LittleWorkflowError } from "@little-stack/canonical";
+import { afterAll, describe, expect, it } from "vitest";
+import { spawnFixture } from "./__fixtures__/child-process.js";
+import { localWorld } from "./local-world.js";
+
+const root = mkdtempSync(join(tmpdir(), "local-world-damage-"));
+let counter = 0;
+const freshDir = (): string => join(root, `w${(counter += 1)}`);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function caught(work: () => unknown): Promise<unknown> {
+  try {
+    await work();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+/** A data dir as a crash leaves it: a child appended `batches` × 2 events and was SIGKILLed with its connection open. */
+async function killedWriter(batches: number): Promise<{ dataDir: string; eventsDb: string; last: number; lastEventId: string }> {
+  const dataDir = freshDir();
+  const writer = spawnFixture("wal-writer.ts", [dataDir, "run-1", String(batches)]);
+  const done = await writer.waitForLine((line) => line.startsWith("done "));
+  writer.child.kill("SIGKILL");
+  await writer.exited;
+  const [, last, lastEventId] = done.split(" ");
+  return { dataDir, eventsDb: join(dataDir, "events", "events.db"), last: Number(last), lastEventId: lastEventId! };
+}
+
+function expectCorrupt(error: unknown, sequence: number): LittleWorkflowError {
+  expect(LittleWorkflowError.is(error, "world.event_log_corrupt"), String(error)).toBe(true);
+  const corrupt = error as LittleWorkflowError;
+  expect(corrupt.details).toMatchObject({ runId: "run-1", sequence });
+  expect(corrupt.message).toContain('run "run-1"');
+  return corrupt;
+}
+
+function checksums(dataDir: string): Map<string, string> {
+  const sums = new Map<string, string>();
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else sums.set(path, createHash("sha256").update(readFileSync(path)).digest("hex"));
+    }
+  };
+  walk(dataDir);
+  return sums;
+}
+
+describe("localWorld: a log that lost committed events is refused, never served short", () => {
+  it("reads everything a killed writer committed (the commits live in events.db-wal)", async () => {
+    const { dataDir, eventsDb, last, lastEventId } = await killedWriter(30);
+    expect(statSync(`${eventsDb}-wal`).size).toBeGreaterThan(statSync(eventsDb).size);
+    const world = localWorld({ dataDir });
+    const events = await world.listEvents("run-1");
+    expect(events.length).toBe(last);
+    expect(events.at(-1)!.eventId).toBe(lastEventId);
+    expect((await world.getRun("run-1"))!.eventCount).toBe(last);
+    await world.close();
+  });
+
+  it("refuses the run when events.db-wal was deleted, naming the first missing sequence; other runs stay usable", async () => {
+    const { dataDir, eventsDb, last } = await killedWriter(30);
+    unlinkSync(`${eventsDb}-wal`);
+    unlinkSync(`${eventsDb}-shm`);
+    const world = localWorld({ dataDir });
+    const error = expectCorrupt(await caught(() => world.listEvents("run-1")), 1);
+    expect(error.message).toContain(`through #${last}`);
+    expect(error.message).toContain(join(dataDir, "events", "heads", "run-1"));
+    expectCorrupt(await caught(() => world.getRun("run-1")), 1);
+    // An append would write a different history over the lost one: refused, nothing stored.
+    expectCorrupt(await caught(() => world.appendEvents("run-1", { type: "RunStarted", payload: {} })), 1);
+    expect(await world.listRuns()).toEqual([]);
+    expect(await world.recordedRunIds()).toEqual(["run-1"]);
+    // A new run is not affected.
+    expect((await world.appendEvents("run-2", { type: "RunStarted", payload: {} }))[0]!.sequence).toBe(1);
+    expect((await world.listEvents("run-2")).length).toBe(1);
+    await world.close();
+  });
+
+  it("refuses the run when events.db-wal was cut in half or had 16 bytes flipped in its middle", async () => {
+    for (const damage of ["truncate", "flip"] as const) {
+      const { dataDir, eventsDb, last } = await killedWriter(30);
+      const wal = `${eventsDb}-wal`;
+      const size = statSync(wal).size;
+      if (damage === "truncate") truncateSync(wal, Math.floor(size / 2));
+      else {
+        const bytes = readFileSync(wal);
+        for (let index = 0; index < 16; index += 1) bytes[Math.floor(size / 2) + index]! ^= 0xff;
+        writeFileSync(wal, bytes);
+      }
+      const world = localWorld({ dataDir });
+      const error = await caught(() => world.listEvents("run-1"));
+      expect(LittleWorkflowError.is(error, "world.event_log_corrupt"), `${damage}: ${String(error)}`).toBe(true);
+      const sequence = (error as LittleWorkflowError).details["sequence"] as number;
+      expect(sequence).toBeGreaterThan(1);
+      expect(sequence).toBeLessThanOrEqual(last);
+      await world.close();
+    }
+  });
+
+  it("refuses a zero-byte events.db, and events.db deleted while its WAL is there", async () => {
+    const zero = await killedWriter(5);
+    truncateSync(zero.eventsDb, 0);
+    unlinkSync(`${zero.eventsDb}-wal`);
+    const world = localWorld({ dataDir: zero.dataDir });
+    expectCorrupt(await caught(() => world.listEvents("run-1")), 1);
+    await world.close();
+
+    const missing = await killedWriter(5);
+    unlinkSync(missing.eventsDb);
+    const before = checksums(missing.dataDir);
+    const error = await caught(() => localWorld({ dataDir: missing.dataDir }));
+    expect(LittleWorkflowError.is(error, "world.event_log_corrupt"), String(error)).toBe(true);
+    expect((error as Error).message).toContain("database file is missing");
+    expect(existsSync(missing.eventsDb)).toBe(false);
+    expect(checksums(missing.dataDir)).toEqual(before);
+  });
+
+  it("refuses a run whose commit record is damaged, and a log replaced by another history", async () => {
+    const { dataDir } = await killedWriter(3);
+    const head = join(dataDir, "events", "heads", "run-1");
+    writeFileSync(head, "x".repeat(128));
+    const world = localWorld({ dataDir });
+    const error = await caught(() => world.listEvents("run-1"));
+    expect(LittleWorkflowError.is(error, "world.event_log_corrupt")).toBe(true);
+    expect((error as Error).message).toContain("commit record");
+    await world.close();
+
+    // Same length, other events: the head's id does not match what the log holds at its sequence.
+    const other = await killedWriter(3);
+    const donorDir = freshDir();
+    const donor = localWorld({ dataDir: donorDir });
+    await donor.appendEvents("run-1", [1, 2, 3, 4, 5, 6].map((n) => ({ type: "Other", payload: { n } })));
+    await donor.close();
+    const target = new Database(join(other.dataDir, "events", "events.db"));
+    target.exec(`ATTACH DATABASE '${join(donorDir, "events", "events.db")}' AS donor`);
+    target.exec("DELETE FROM main.events WHERE run_id = 'run-1'");
+    target.exec("INSERT INTO main.events (run_id, sequence, event_id, type, recorded_at, payload, row_check) SELECT run_id, sequence, event_id, type, recorded_at, payload, row_check FROM donor.events");
+    target.close();
+    const check = localWorld({ dataDir: other.dataDir });
+    const mismatch = await caught(() => check.listEvents("run-1"));
+    expect(LittleWorkflowError.is(mismatch, "world.event_log_corrupt"), String(mismatch)).toBe(true);
+    expect((mismatch as Error).message).toContain("not the one this run committed");
+    await check.close();
+  });
+
+  it("refuses an event whose recorded time was edited (the id does not cover it; the row check does)", async () => {
+    const world = localWorld({ dataDir: freshDir() });
+    await world.appendEvents("run-1", [{ type: "A", payload: 1 }, { type: "B", payload: 2 }]);
+    const database = new Database(world.paths.eventsDb);
+    database.prepare("UPDATE events SET recorded_at = '2020-01-01T00:00:00.000Z' WHERE run_id = 'run-1' AND sequence = 2").run();
+    database.close();
+    const error = expectCorrupt(await caught(() => world.listEvents("run-1")), 2);
+    expect(error.message).toContain("recorded time");
+    await world.close();
+  });
+});
+
+describe("localWorld({ readOnly: true })", () => {
+  it("reads a killed writer's WAL in place, changes no file of the data dir, and refuses every write", async () => {
+    const { dataDir, eventsDb, last } = await killedWriter(10);
+    const before = checksums(dataDir);
+    const world = localWorld({ dataDir, readOnly: true });
+    expect((await world.listEvents("run-1")).length).toBe(last);
+    expect((await world.listRuns()).map((run) => run.runId)).toEqual(["run-1"]);
+    for (const write of [
+      () => world.appendEvents("run-1", { type: "A", payload: 1 }),
+      () => world.writeArtifact({ runId: "run-1", stepPath: "", name: "a", text: "x" }),
+      () => world.acquireRunLock("run-1"),
+      () => world.writeOuterLoopManifest("loop-1", {}),
+    ]) {
+      expect(LittleWorkflowError.is(await caught(write), "world.read_only")).toBe(true);
+    }
+    await world.close();
+    const after = checksums(dataDir);
+    // SQLite's shared-memory index may be rebuilt by any reader; every other file is unchanged.
+    for (const [path, sum] of before) if (!path.endsWith("-shm")) expect(after.get(path), path).toBe(sum);
+    expect([...after.keys()].filter((path) => !before.has(path))).toEqual([]);
+    expect(statSync(eventsDb).size).toBeGreaterThan(0);
+  });
+
+  it("creates nothing for a folder without an event log and says so", async () => {
+    const dataDir = freshDir();
+    mkdirSync(dataDir);
+    const error = await caught(() => localWorld({ dataDir, readOnly: true }));
+    expect(LittleWorkflowError.is(error, "world.invalid_data_dir"), String(error)).toBe(true);
+    expect((error as Error).message).toContain(join(dataDir, "events", "events.db"));
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  it("reads a log written before row checks existed, and a writer adds the column once", async () => {
+    const dataDir = freshDir();
+    const world = localWorld({ dataDir });
+    await world.appendEvents("run-1", [{ type: "A", payload: 1 }]);
+    await world.close();
+    const eventsDb = join(dataDir, "events", "events.db");
+    const database = new Database(eventsDb);
+    database.exec("ALTER TABLE events DROP COLUMN row_check");
+    database.close();
+    const reader = localWorld({ dataDir, readOnly: true });
+    expect((await reader.listEvents("run-1")).map((event) => event.payload)).toEqual([1]);
+    await reader.close();
+    const writer = localWorld({ dataDir });
+    await writer.appendEvents("run-1", [{ type: "B", payload: 2 }]);
+    expect((await writer.listEvents("run-1")).map((event) => event.payload)).toEqual([1, 2]);
+    await writer.close();
+    const columns = new Database(eventsDb, { readonly: true });
+    expect(columns.prepare("SELECT row_check IS NULL FROM events ORDER BY sequence").pluck().all()).toEqual([1, 0]);
+    columns.close();
+  });
+});
+
+describe("localWorld: data dirs it cannot use", () => {
+  it("refuses a data dir on procfs at once instead of spinning in mkdir", async () => {
+    for (const dataDir of ["/proc/self", "/proc/1/x"]) {
+      const error = await caught(() => localWorld({ dataDir }));
+      expect(LittleWorkflowError.is(error, "world.data_dir_not_writable"), `${dataDir}: ${String(error)}`).toBe(true);
+      expect((error as Error).message).toContain(dataDir);
+    }
+  });
+
+  it("refuses an events.db that is a directory, naming it", async () => {
+    const dataDir = freshDir();
+    mkdirSync(join(dataDir, "events", "events.db"), { recursive: true });
+    for (const readOnly of [false, true]) {
+      const error = await caught(() => localWorld({ dataDir, readOnly }));
+      expect(LittleWorkflowError.is(error, "world.invalid_data_dir"), String(error)).toBe(true);
+      expect((error as Error).message).toContain(`${join(dataDir, "events", "events.db")} is a directory`);
+    }
+  });
+});
