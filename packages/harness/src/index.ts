@@ -147,9 +147,15 @@ export {
 export { type ExtraWorkflowValidation, type WorkflowHarnessContext } from "./workflow-harness/workflow-harness-context.js";
 export { assembleSystemPrompt, type PromptToolDescription, type SystemPromptParts } from "./workflow-harness/assemble-system-prompt.js";
 export { fixerAddendum, orchestratorAddendum, plannerAddendum } from "./workflow-harness/role-addenda.js";
-export { outputSpecForMode } from "./workflow-harness/output-spec-for-mode.js";
+export { outputSpecForMode, type OutputSpec } from "./workflow-harness/output-spec-for-mode.js";
+export { parseModelAnswer, type ParsedModelAnswer } from "./workflow-harness/parse-model-answer.js";
+export { describeExpectedAnswer } from "./workflow-harness/answer-format.js";
+export { schemaSupportOf, type SchemaSupport } from "./workflow-harness/schema-support.js";
 export { outputModeMismatches } from "./workflow-harness/output-mode-mismatches.js";
-export type { SubmitWorkflowResult } from "./workflow-harness/plan-task.js";
+export type { CheckWorkflowResult, SubmitWorkflowResult } from "./workflow-harness/plan-task.js";
+export type { TestCodeResult } from "./workflow-harness/test-code-tool.js";
+export { builtinPlannerSkills } from "./workflow-harness/builtin-skills.js";
+export { lwirCard } from "./workflow-harness/lwir-card.js";
 export type { TryFixResult } from "./workflow-harness/fix-step-task.js";
 export {
   FixStepUnsupportedError,

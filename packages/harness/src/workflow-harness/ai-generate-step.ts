@@ -1,11 +1,14 @@
 import { canonicalJson } from "@little-stack/canonical";
 import { resolveTemplates, type ExpressionContext, type LwirAiGenerateStep } from "@little-stack/lwir";
-import type { UserContent } from "ai";
+import type { ModelMessage } from "ai";
 import { durableGenerateText } from "../agent/durable-generate.js";
 import type { HarnessSession } from "../agent/harness-session.js";
-import { outputModeMismatches } from "./output-mode-mismatches.js";
+import { aiGenerateUserContent, repairTurnMessages } from "./ai-generate-messages.js";
+import { describeExpectedAnswer } from "./answer-format.js";
 import { AiOutputSchemaError } from "./output-schema-errors.js";
 import { outputSpecForMode } from "./output-spec-for-mode.js";
+import { parseModelAnswer } from "./parse-model-answer.js";
+import { schemaSupportOf } from "./schema-support.js";
 import type { WorkflowHarnessContext } from "./workflow-harness-context.js";
 
 /** A template resolved to prompt text: a whole-template string may yield any JSON value. */
@@ -15,20 +18,12 @@ function resolveText(template: string, context: ExpressionContext): string {
 }
 
 /**
- * The user message of an ai.generate step: the prompt, then the step input as canonical JSON
- * (lwir.md §2: "the step input is sent after the prompt"; canonical so that a resumed run, whose
- * input was rebuilt from stored outputs, sends byte-identical text).
- */
-export function aiGenerateUserContent(options: { readonly prompt: string; readonly stepInput: unknown }): UserContent {
-  const parts: { type: "text"; text: string }[] = [{ type: "text", text: options.prompt }];
-  if (options.stepInput !== undefined) parts.push({ type: "text", text: `Step input (JSON):\n${canonicalJson(options.stepInput)}` });
-  return parts;
-}
-
-/**
- * ai.generate: exactly one model call, no tools, through the session's recorded model (a
- * recorded response is replayed), with the output mode mapped to `Output.*`; the parsed answer
- * is checked against the step's output mode.
+ * ai.generate: one model call, no tools, through the session's recorded model (a recorded
+ * response is replayed), asking for the output mode as a JSON response format (`outputSpecForMode`).
+ * An answer that does not fit the mode (not JSON, wrong envelope, schema mismatch, a choice outside
+ * the values) gets exactly one repair turn — a second recorded call in the same session whose
+ * messages carry the previous answer and the mismatches — and then fails with
+ * `AiOutputSchemaError`.
  */
 export async function runAiGenerateStep(options: {
   readonly step: LwirAiGenerateStep;
@@ -41,15 +36,36 @@ export async function runAiGenerateStep(options: {
   const prompt = expressions === undefined ? step.with.prompt : resolveText(step.with.prompt, expressions);
   const stepSystem = step.with.system === undefined ? undefined : expressions === undefined ? step.with.system : resolveText(step.with.system, expressions);
   const system = stepSystem ?? ctx.system;
-  const result = await durableGenerateText(session, {
-    model: ctx.model.model,
-    ...(system === undefined ? {} : { system }),
-    messages: [{ role: "user", content: aiGenerateUserContent({ prompt, stepInput: options.stepInput }) }],
-    output: outputSpecForMode(step.output),
-    abortSignal: ctx.abortSignal,
-  });
-  const output: unknown = step.output.mode === "text" ? result.text : result.output;
-  const mismatches = outputModeMismatches(step.output, output);
-  if (mismatches.length > 0) throw new AiOutputSchemaError({ stepId: step.id, mismatches });
-  return output;
+  const spec = outputSpecForMode(step.output, schemaSupportOf(ctx.model.model));
+  const expectedAnswer = step.output.mode === "text" ? undefined : describeExpectedAnswer(step.output);
+  const messages: ModelMessage[] = [
+    {
+      role: "user",
+      content: aiGenerateUserContent({
+        prompt,
+        inputDeclared: step.input !== undefined,
+        stepInput: options.stepInput,
+        ...(spec.stateAnswer && expectedAnswer !== undefined ? { expectedAnswer } : {}),
+      }),
+    },
+  ];
+  const answerTo = async (conversation: ModelMessage[]): Promise<string> => {
+    const result = await durableGenerateText(session, {
+      model: ctx.model.model,
+      ...(system === undefined ? {} : { system }),
+      messages: conversation,
+      output: spec.output,
+      ...(spec.providerOptions === undefined ? {} : { providerOptions: spec.providerOptions }),
+      abortSignal: ctx.abortSignal,
+    });
+    return result.text;
+  };
+  const firstAnswer = await answerTo(messages);
+  const first = parseModelAnswer(step.output, firstAnswer);
+  if (first.ok) return first.output;
+  // Text mode never gets here: any text is a text answer.
+  const repair = repairTurnMessages({ previousAnswer: firstAnswer, mismatches: first.answerMismatches, expectedAnswer: expectedAnswer ?? "" });
+  const second = parseModelAnswer(step.output, await answerTo([...messages, ...repair]));
+  if (second.ok) return second.output;
+  throw new AiOutputSchemaError({ stepId: step.id, mismatches: second.mismatches, repairTurns: 1 });
 }

@@ -105,11 +105,12 @@ describe("execute_step: ai.generate", () => {
   }
   const expressionContext = { input: { ticketId: "T-7", team: "ops" }, steps: {} };
 
-  it("resolves the prompt and system templates, sends the step input after the prompt, one call, no tools", async () => {
+  it("resolves the prompt and system templates, sends the declared step input after the prompt, one call, no tools", async () => {
     const model = scriptedV3Model([{ text: "Short summary.", usage: { input: 30, output: 4, cached: 10 } }]);
     const { ctx, sink } = testContext({ role: "worker.ai-generate", model, extra: { expressionContext } });
+    const step = { ...aiStep({ mode: "text" }), input: { transcript: "{{ input.transcript }}" } };
     const result = await workflowHarness.run(
-      { kind: "execute_step", step: aiStep({ mode: "text" }), stepInput: { transcript: "it broke" }, stepContext: { stepPath: "summarize", visitIndex: 0 } },
+      { kind: "execute_step", step, stepInput: { transcript: "it broke" }, stepContext: { stepPath: "summarize", visitIndex: 0 } },
       ctx,
     );
     expect(result).toMatchObject({ output: "Short summary." });
@@ -167,13 +168,14 @@ describe("execute_step: ai.generate", () => {
     });
   }
 
-  it("checks the answer against the whole LWIR schema (array bounds, json schema) with a named error", async () => {
-    const model = scriptedV3Model([{ text: '{"elements":["a","b","c","d"]}' }]);
+  it("checks the answer against the whole LWIR schema (array bounds, json schema) with a named error after the one repair turn", async () => {
+    const model = scriptedV3Model([{ text: '{"elements":["a","b","c","d"]}' }, { text: '{"elements":["a","b","c","d","e"]}' }]);
     const { ctx } = testContext({ role: "worker.ai-generate", model, extra: { expressionContext } });
     const step = aiStep({ mode: "array", schema: { type: "array", items: { type: "string" }, maxItems: 3 } });
     const error = await workflowHarness.run({ kind: "execute_step", step, stepInput: null, stepContext: { stepPath: "summarize", visitIndex: 0 } }, ctx).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AiOutputSchemaError);
     expect((error as AiOutputSchemaError).mismatches[0]).toMatchObject({ path: "$" });
+    expect(model.calls).toHaveLength(2);
   });
 });
 
