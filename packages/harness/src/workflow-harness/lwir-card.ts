@@ -1,0 +1,21 @@
+/**
+ * The compact LWIR card the planner's system prompt carries: every step type's complete shape,
+ * one line each, and a pointer to the built-in `lwir` skill (packages/harness/skills/lwir/) for
+ * the full reference. Like the role addenda it is part of the planner prompt, so a change here
+ * changes every planner prompt hash: edit it together with the harness id version.
+ * `lwir-skill.test.ts` checks that it names every step type and every `with` field LWIR allows.
+ */
+export const lwirCard = [
+  "LWIR v0.1 card. Full reference: cat .agents/skills/lwir/SKILL.md (it indexes one file per topic, with complete examples).",
+  'Document: { "apiVersion": "littleworkflow.dev/v0.1", "kind": "Workflow", "metadata": { "name": <workflow id> }, "input": { "schema" }, "output": { "schema" }, "permissions": { "models": [slot ids], "tools": [tool ids] }, "steps": [ … ] }. You may submit only { "steps": [ … ] }: the harness fills in apiVersion, kind, metadata, both schemas, permissions, file sha256 and needs [].',
+  'Every step: { "id", "uses", "needs"?: [ids of the same list, default []], "with", "input"?: JSON with {{ }}, "output": output mode (not on decision), "maxVisits"?: 1..100 (default 1), "retry"?: { "maxAttempts": 1..10, "backoff"?: { "initialMs", "factor", "maxMs" } }, "sensitive"?: boolean }. Step input = input, else with.args, else the workflow input (in a parallel body: item).',
+  'ai.generate: { "id", "uses": "ai.generate", "with": { "model": <slot id>, "prompt": "… {{ input.x }} {{ steps.y.output.z }} …", "system"? }, "output" }. One model call, no tools; quote what the model needs in the prompt (the step input is appended only when "input" is set).',
+  'tool.call: { "id", "uses": "tool.call", "with": { "tool": <tool id>, "args"?: { "field": "{{ input.x }}" } }, "output" }. The tool gets the step input; its result must fit "output".',
+  'code.run: { "id", "uses": "code.run", "input"?, "with": { "entrypoint": "main.ts", "files": { "main.ts": { "content": "<source>", "sha256": "sha256:<hex>" } }, "sandbox": { "network": "deny", "env"?: "deny", "fs"?: "deny" } }, "output", "onFailure"?: { "fixer": { "model", "maxAttempts", "system" } } }. Entrypoint .ts or .js; export async function run({ input, tools }) returns JSON; await tools.name(args) for tools in permissions.tools; no network, timers or fs. Test it with test_code.',
+  'decision: { "id", "uses": "decision", "needs", "with": { "cases": [ { "when": "{{ expr }}", "to": <step id | "end"> } ], "default": <step id | "end"> } }. No output; first truthy case wins. A loop routes back: every step on the cycle has maxVisits >= 2; read them with steps.X.lastOutput / steps.X.allVisits (first visit: null / []; wrap deeper reads in coalesce(…, fallback)).',
+  'parallel: { "id", "uses": "parallel", "with": { "items": "{{ input.list }}", "itemKey": "{{ item.id }}", "cardinality": { "kind": "matches_items" }, "maxBranches": 1..100, "maxConcurrency": 1..maxBranches, "failureMode": "fail_fast" | "all_settled", "fanIn": { "order": "input" | "itemKey", "output": "array", "outputStep"?: <body step id> } }, "steps": [ body steps reading {{ item }} ], "output": { "mode": "array", "schema": { "type": "array", "items": { "type": "object", "required": ["itemKey", "status", "artifacts"], "properties": { "itemKey", "status", "output": <body output schema>, "outputRef", "error", "artifacts" } } } } }.',
+  'Output modes: { "mode": "text" } | { "mode": "object", "schema" } | { "mode": "array", "schema" } | { "mode": "choice", "values": [strings] } (the output is the bare string) | { "mode": "json", "schema"? }. Schemas: no format, pattern, $ref, default, allOf.',
+  "Expressions: paths input.x, item.x, steps.<id>.output|lastOutput|allVisits; === !== == != > < >= <= && ||; functions coalesce, len, lower, upper, json, date, sha256, hmac. No arithmetic, !, parentheses, methods or .length (use len(x)).",
+  "Rules: read steps.X only with X in needs; at most one terminal step per list, and its output is the run output (it must fit the workflow output schema).",
+  "Tools: test_code({ files, entrypoint, input, output? }) and check_workflow({ lwir }) are free; submit_workflow({ lwir }) spends a revision, so submit once check_workflow says valid.",
+].join("\n");
