@@ -44,6 +44,7 @@ export {
   type RunClaim,
   type RunQueue,
   type RunSubmission,
+  type RunSubmissionFailure,
   type RunSubmissionInput,
   type RunSubmissionState,
 } from "./run-queue.js";

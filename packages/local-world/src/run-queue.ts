@@ -20,6 +20,8 @@ export type RunSubmissionInput = {
 
 export type RunSubmissionState = "queued" | "running" | "finished";
 
+export type RunSubmissionFailure = { readonly message: string; readonly causeCode?: string };
+
 export type RunSubmission = RunSubmissionInput & {
   readonly options: JsonObject;
   /** ISO-8601, the storage's clock. */
@@ -28,6 +30,8 @@ export type RunSubmission = RunSubmissionInput & {
   readonly state: RunSubmissionState;
   /** How the run ended, once `finished`. */
   readonly outcome?: "completed" | "failed";
+  /** Why, for a run that failed before its log could record it (an invalid version, bad options). */
+  readonly failure?: RunSubmissionFailure;
   /** How many times a worker claimed it (1 for a run no worker lost). */
   readonly claims: number;
   /** The current (or last) holder and its lease expiry. */
@@ -63,8 +67,9 @@ export interface RunQueue {
   /**
    * Marks a claimed run finished and releases its lease, fenced by it: refused with
    * `LeaseLostError` (nothing changed) when the lease is no longer the run's current one.
+   * `failure` says why a failed run ended when its log could not record it.
    */
-  finishRun(lock: RunLock, outcome: "completed" | "failed"): Promise<void>;
+  finishRun(lock: RunLock, outcome: "completed" | "failed", failure?: RunSubmissionFailure): Promise<void>;
 
   /** A run's submission, or `undefined` when it was never submitted. */
   getSubmission(runId: string): Promise<RunSubmission | undefined>;

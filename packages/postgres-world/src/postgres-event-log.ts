@@ -29,8 +29,8 @@ WITH head AS (
     AND ($4::bigint IS NULL OR (fence = $4 AND lease_token IS NOT NULL AND lease_expires_at > clock_timestamp()))
   RETURNING last_recorded_at
 )
-INSERT INTO ${events} (run_id, sequence, event_id, type, recorded_at, payload)
-SELECT $1, $2 + e.ordinality, e.event_id, e.type, head.last_recorded_at, e.payload
+INSERT INTO ${events} (run_id, sequence, event_id, type, recorded_at, payload, fence)
+SELECT $1, $2 + e.ordinality, e.event_id, e.type, head.last_recorded_at, e.payload, $4::bigint
 FROM head, unnest($7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS e(event_id, type, payload, ordinality)
 RETURNING recorded_at`;
 

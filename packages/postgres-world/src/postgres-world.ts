@@ -201,7 +201,7 @@ export function postgresWorld(options: PostgresWorldOptions): PostgresWorld {
   }
 
   const submissionColumnsOf = (table: string) => `${table}.run_id, ${table}.submission, ${table}.tools, ${table}.models,
-    ${table}.queue_state, ${table}.outcome, ${table}.claims, ${table}.holder,
+    ${table}.queue_state, ${table}.outcome, ${table}.failure, ${table}.claims, ${table}.holder,
     ${iso(`${table}.submitted_at`)} AS submitted_at, ${iso(`${table}.lease_expires_at`)} AS lease_expires_at`;
   const submissionColumns = submissionColumnsOf(runs);
 
@@ -401,18 +401,20 @@ export function postgresWorld(options: PostgresWorldOptions): PostgresWorld {
       return { submission: submissionOf(row), lock };
     },
 
-    async finishRun(lock, outcome) {
+    async finishRun(lock, outcome, failure) {
       await open("finish a run");
       requireRunId(lock.runId);
       if (outcome !== "completed" && outcome !== "failed") throw new TypeError(`finishRun outcome must be "completed" or "failed", got ${String(outcome)}`);
+      const failureText =
+        failure === undefined ? null : JSON.stringify({ message: String(failure.message), ...(failure.causeCode === undefined ? {} : { causeCode: String(failure.causeCode) }) });
       const result = await database.retrying("finish a run", () =>
         database.query<{ done: boolean }>(
           `WITH finished AS (
-             UPDATE ${runs} SET queue_state = 'finished', outcome = $3, lease_token = NULL, lease_expires_at = NULL
+             UPDATE ${runs} SET queue_state = 'finished', outcome = $3, failure = $5, lease_token = NULL, lease_expires_at = NULL
              WHERE run_id = $1 AND lease_token = $2 AND fence = $4 AND lease_expires_at > clock_timestamp() RETURNING 1
            )
            SELECT EXISTS (SELECT 1 FROM finished) OR EXISTS (SELECT 1 FROM ${runs} WHERE run_id = $1 AND queue_state = 'finished' AND outcome = $3 AND fence = $4) AS done`,
-          [lock.runId, lock.token, outcome, lock.fence],
+          [lock.runId, lock.token, outcome, lock.fence, failureText],
         ),
       );
       keeper.drop(lock.token);

@@ -8,6 +8,7 @@ export type SubmissionRow = {
   models: string[] | null;
   queue_state: "queued" | "running" | "finished";
   outcome: "completed" | "failed" | null;
+  failure: string | null;
   claims: number;
   holder: string | null;
   submitted_at: string;
@@ -53,6 +54,7 @@ export function submissionOf(row: SubmissionRow): RunSubmission {
     state: row.queue_state,
     claims: row.claims,
     ...(row.outcome === null ? {} : { outcome: row.outcome }),
+    ...(row.failure === null ? {} : { failure: JSON.parse(row.failure) as RunSubmission["failure"] & object }),
     ...(row.holder === null ? {} : { holder: row.holder }),
     ...(row.lease_expires_at === null ? {} : { leaseExpiresAt: row.lease_expires_at }),
   };

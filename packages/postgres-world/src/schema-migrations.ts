@@ -32,6 +32,7 @@ CREATE TABLE ${s}.runs (
   models text[],
   queue_state text CHECK (queue_state IN ('queued', 'running', 'finished')),
   outcome text CHECK (outcome IN ('completed', 'failed')),
+  failure text,
   submitted_at timestamptz,
   claims integer NOT NULL DEFAULT 0
 );
@@ -46,6 +47,8 @@ CREATE TABLE ${s}.events (
   type text NOT NULL,
   recorded_at text NOT NULL,
   payload text NOT NULL,
+  -- The fence the appender held (NULL for an unfenced append): an audit of who wrote what.
+  fence bigint,
   PRIMARY KEY (run_id, sequence)
 );
 
