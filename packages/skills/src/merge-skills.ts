@@ -3,13 +3,16 @@ import type { SkillWarning } from "./skill-warning.js";
 import { SkillConflictError } from "./skill-conflict-error.js";
 
 /**
- * The union of workflow-declared and org skills, sorted by name. On a name collision the
+ * The union of workflow-declared, org and built-in skills, sorted by name. On a name collision the
  * workflow-declared skill wins and a `skills.org_overridden` warning says which org skill was
- * hidden. Two workflow-declared skills with one name are an error (`SkillConflictError`).
+ * hidden; a built-in skill is silently replaced by a workflow or org skill of its name (that is
+ * how a team swaps in its own reference). Two workflow-declared skills with one name are an
+ * error (`SkillConflictError`).
  */
 export function mergeSkills(options: {
   readonly workflow: readonly SkillDescriptor[];
   readonly org: readonly SkillDescriptor[];
+  readonly builtin?: readonly SkillDescriptor[];
 }): { readonly skills: readonly SkillDescriptor[]; readonly warnings: readonly SkillWarning[] } {
   const byName = new Map<string, SkillDescriptor>();
   for (const skill of options.workflow) {
@@ -32,6 +35,7 @@ export function mergeSkills(options: {
       message: `Skill "${skill.name}" declared by the workflow (${declared.source}) overrides the org skill at ${skill.directory}.`,
     });
   }
+  for (const skill of options.builtin ?? []) if (!byName.has(skill.name)) byName.set(skill.name, skill);
   const skills = [...byName.values()].sort((left, right) => (left.name < right.name ? -1 : 1));
   return { skills, warnings };
 }

@@ -19,12 +19,18 @@ export type ResolvedSkillSet = {
 /**
  * The skill set of one harness session: resolves the workflow-declared skills (in order; strings
  * are passed through `skill()`), unions them with the org skills under
- * `<dataDir>/memory/org/skills/*` (unless `includeOrg: false`), and hashes the result. Warnings
+ * `<dataDir>/memory/org/skills/*` (unless `includeOrg: false`) and the role's built-in skills,
+ * and hashes the result. Warnings
  * are returned and, when a logger is given, sent to `logger.warn`.
  */
 export async function resolveSkills(
   declared: readonly (SkillReference | string)[],
-  options: ResolveSkillOptions & { readonly includeOrg?: boolean; readonly logger?: SkillLogger },
+  options: ResolveSkillOptions & {
+    readonly includeOrg?: boolean;
+    readonly logger?: SkillLogger;
+    /** Skills the SDK ships for this role (lowest precedence: replaced by a workflow or org skill of the same name). */
+    readonly builtin?: readonly SkillReference[];
+  },
 ): Promise<ResolvedSkillSet> {
   const workflow: SkillDescriptor[] = [];
   for (const [index, entry] of declared.entries()) {
@@ -33,7 +39,9 @@ export async function resolveSkills(
     else throw new SkillSourceError("skills.invalid_source", `skills[${index}]`, `skills[${index}] is not a skill() reference or a string.`);
   }
   const org = options.includeOrg === false ? { skills: [], warnings: [] } : await loadOrgSkills(options);
-  const merged = mergeSkills({ workflow, org: org.skills });
+  const builtin: SkillDescriptor[] = [];
+  for (const entry of options.builtin ?? []) builtin.push({ ...(await resolveSkill(entry, options)), origin: "builtin" });
+  const merged = mergeSkills({ workflow, org: org.skills, builtin });
   const warnings = [...org.warnings, ...merged.warnings];
   for (const warning of warnings) options.logger?.warn(warning.message, warning);
   return { skills: merged.skills, warnings, hash: skillsHash(merged.skills) };

@@ -1,8 +1,11 @@
 import type { Sha256Digest } from "@little-stack/canonical";
 import type { SkillSource } from "./skill-reference.js";
 
-/** Where a resolved skill came from: declared by the workflow, or found in the org store. */
-export type SkillOrigin = "workflow" | "org";
+/**
+ * Where a resolved skill came from: declared by the workflow, found in the org store, or built
+ * into the SDK (the planner's `lwir` reference). On a name collision workflow beats org beats builtin.
+ */
+export type SkillOrigin = "workflow" | "org" | "builtin";
 
 /** A resolved skill: frontmatter read, files on the host, ready to list and stage. */
 export type SkillDescriptor = {
