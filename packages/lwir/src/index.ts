@@ -90,6 +90,10 @@ export {
   type SchemaValidator,
 } from "./schema/create-schema-validator.js";
 export type { JsonSchema, JsonSchemaObject } from "./schema/json-schema.js";
+export { stepOutputSchema } from "./schema/output-mode-schema.js";
+export { schemaAtPath, type SchemaPathVerdict } from "./schema/schema-at-path.js";
+export { schemaImplicationGaps, type SchemaImplicationGap } from "./schema/schema-implies.js";
+export { schemasEquivalent } from "./schema/schemas-equivalent.js";
 export {
   isAiSdkSchema,
   isZodSchema,

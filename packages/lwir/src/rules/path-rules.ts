@@ -1,34 +1,16 @@
 import type { ExpressionPathSegment } from "../expressions/expression-ast.js";
 import { formatExpressionPath } from "../expressions/expression-vocabulary.js";
 import type { FindingList } from "../findings.js";
+import { stepOutputSchema } from "../schema/output-mode-schema.js";
 import { schemaAtPath } from "../schema/schema-at-path.js";
 import { isRecord, ownField } from "./json-shape.js";
 import type { LwirRuleContext, StepEntry } from "./rule-context.js";
 import { resolveStepId } from "./step-resolution.js";
 import { wholeTemplate } from "./whole-template.js";
 
-/** What a decision commits (lwir.md §2): always `{ chosen }`. */
-const decisionOutputSchema = { type: "object", properties: { chosen: { type: "string" } }, required: ["chosen"], additionalProperties: false };
-
 /** The schema of a step's committed output, as far as its output mode says (undefined: anything). */
-export function outputSchemaOf(entry: StepEntry): unknown {
-  if (entry.uses === "decision") return decisionOutputSchema;
-  const output = entry.record === undefined ? undefined : ownField(entry.record, "output");
-  if (!isRecord(output)) return undefined;
-  switch (ownField(output, "mode")) {
-    case "text":
-      return { type: "string" };
-    case "choice": {
-      const values = ownField(output, "values");
-      return Array.isArray(values) ? { type: "string", enum: values } : { type: "string" };
-    }
-    case "object":
-    case "array":
-    case "json":
-      return ownField(output, "schema");
-    default:
-      return undefined;
-  }
+function outputSchemaOf(entry: StepEntry): unknown {
+  return stepOutputSchema(entry.record === undefined ? undefined : { ...entry.record, uses: entry.uses });
 }
 
 function inputSchemaOf(context: LwirRuleContext): unknown {
