@@ -54,9 +54,11 @@ describe("compileWorkflow over real HTTP", () => {
     expect(system.content).toContain("ticket-triage: How to grade ticket severity.");
     expect(system.content).toContain("/mnt/scratch/own/ (rw)");
     expect(system.content).toContain("lookupCustomer: Look up a customer by ticket id.");
-    // The planner may call bash and submit_workflow; the workflow's own tools are described, not callable.
+    // The planner may call bash and its three planning tools; the workflow's own tools are described, not callable.
     const offered = (server.requests[0]!.body.tools as { function: { name: string } }[]).map((entry) => entry.function.name).sort();
-    expect(offered).toEqual(["bash", "submit_workflow"]);
+    expect(offered).toEqual(["bash", "check_workflow", "submit_workflow", "test_code"]);
+    // The built-in LWIR reference is listed beside the workflow's own skills.
+    expect(system.content).toContain("- lwir: ");
 
     const events = await temp.world.listEvents("run_http");
     const toolResults = events.filter((event) => event.type === "harness.tool_call.succeeded").map((event) => event.payload as { toolName: string; result: { stdout?: string; exitCode?: number } });

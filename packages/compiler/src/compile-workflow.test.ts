@@ -162,7 +162,8 @@ describe("compileWorkflow", () => {
   });
 
   it("a planner that stops without submitting fails with planner_validation_exhausted (not_submitted)", async () => {
-    const planner = createScriptedModel({ script: [submit(lwirWithThreeMistakes()), { text: "I give up." }] });
+    // A text-only turn gets a reminder (at most three); a planner that keeps answering in text has not submitted.
+    const planner = createScriptedModel({ script: [submit(lwirWithThreeMistakes()), { text: "I give up." }, { text: "Really." }, { text: "No." }, { text: "Stop." }] });
     const error = await compileWorkflow(ticketWorkflow({ plannerModel: planner }), ticketInput, { world: temp.world, runId: "run_quiet" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PlannerValidationExhaustedError);
     expect((error as PlannerValidationExhaustedError).details).toMatchObject({ reason: "not_submitted" });

@@ -19,7 +19,8 @@ import type { EventEnvelope, World } from "@little-stack/local-world";
 import { runScratchLayout } from "@little-stack/memory";
 import { createSchemaValidator, registerWorkflowVersion, validateLwir, type LwirDocument, type LwirFinding, type WorkflowVersion } from "@little-stack/lwir";
 import type { ToolSet } from "ai";
-import { bindingFindings, type BindingTarget } from "./binding/binding-pass.js";
+import { bindingFindings } from "./binding/binding-pass.js";
+import type { BindingTarget } from "./binding/binding-target.js";
 import {
   CompileInputMismatchError,
   InvalidCompileOptionsError,
@@ -32,6 +33,7 @@ import { ValidationLog } from "./events/validation-events.js";
 import { buildCompilerLock, type CompilerLock } from "./lock/compiler-lock.js";
 import { jsonDiff } from "./manifest/json-diff.js";
 import { computePlannerManifest, plannerBashCapabilitiesHash } from "./manifest/planner-manifest.js";
+import { completeSubmission, type SubmissionDefaults } from "./planner/complete-submission.js";
 import { preparePlannerSession } from "./planner/planner-session-context.js";
 import {
   createWorkflowDefinitionSnapshot,
@@ -226,10 +228,21 @@ async function planValidLwir(options: {
   const maxWorkflowRevisions = definition.planner.maxWorkflowRevisions;
   const target: BindingTarget = {
     workflowId: definition.id,
-    inputSchemaHash: snapshot.inputSchemaHash,
-    outputSchemaHash: snapshot.outputSchemaHash,
+    inputSchema: snapshot.inputSchema,
+    outputSchema: snapshot.outputSchema,
     modelSlotIds: snapshot.modelSlots.map((slot) => slot.id),
     toolNames: snapshot.globalTools,
+    tools: snapshot.tools,
+  };
+  const defaults: SubmissionDefaults = { workflowId: definition.id, inputSchema: snapshot.inputSchema, outputSchema: snapshot.outputSchema, toolNames: snapshot.globalTools };
+  // What submit_workflow validated: the argument (an object, or its JSON text), completed.
+  const completeSubmitted = (submitted: unknown): unknown => {
+    if (typeof submitted !== "string") return completeSubmission(submitted, defaults);
+    try {
+      return completeSubmission(JSON.parse(submitted) as unknown, defaults);
+    } catch {
+      return submitted;
+    }
   };
   const check = (lwir: unknown): LwirFinding[] => {
     const structural = validateLwir(lwir);
@@ -264,6 +277,7 @@ async function planValidLwir(options: {
       planning: {
         maxWorkflowRevisions: Math.max(1, maxWorkflowRevisions - revisionsBefore),
         validateWorkflow: (lwir) => bindingFindings(lwir, target),
+        completeWorkflow: (lwir) => completeSubmission(lwir, defaults),
         previousFindings,
       },
     };
@@ -273,22 +287,24 @@ async function planValidLwir(options: {
       result = await definition.planner.harness.run(task, ctx);
       if (result.kind === "delegate_to_default") result = await workflowHarness.run(task, ctx);
     } catch (error) {
-      await validations.recordSubmissions();
+      await validations.recordSubmissions(completeSubmitted);
       if (error instanceof PlanRevisionsExhaustedError) throw exhausted("revisions_exhausted", error);
       if (error instanceof PlanNotSubmittedError) throw exhausted("not_submitted", error);
       throw error;
     }
-    await validations.recordSubmissions();
+    await validations.recordSubmissions(completeSubmitted);
     if (result.kind !== "plan") {
       throw new InvalidCompileOptionsError("planner.harness", `returned a "${result.kind}" result for a plan task; a planner harness must return { kind: "plan", lwir }`);
     }
-    const findings = check(result.lwir);
+    // Idempotent: a default-harness plan is complete already; a custom harness's gets the same help.
+    const planned = completeSubmission(result.lwir, defaults);
+    const findings = check(planned);
     // A submission accepted inside the session already has its verdict; record one only for LWIR the harness produced otherwise.
     if (findings.length === 0) {
-      if (!validations.accepted(result.lwir)) await validations.record({ key: sessionId, source: "harness_result", lwir: result.lwir, findings: [] });
-      return result.lwir as LwirDocument;
+      if (!validations.accepted(planned)) await validations.record({ key: sessionId, source: "harness_result", lwir: planned, findings: [] });
+      return planned as LwirDocument;
     }
-    await validations.record({ key: sessionId, source: "harness_result", lwir: result.lwir, findings: compactFindings(findings) });
+    await validations.record({ key: sessionId, source: "harness_result", lwir: planned, findings: compactFindings(findings) });
     if (validations.revisionCount >= maxWorkflowRevisions) throw exhausted("revisions_exhausted");
     previousFindings = compactFindings(findings);
     revisionsBefore = validations.revisionCount;

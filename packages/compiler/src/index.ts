@@ -1,6 +1,7 @@
 // Public surface of @little-stack/compiler: an explicit list of named exports.
 export { compileWorkflow, type CompiledWorkflow, type CompileWorkflowOptions } from "./compile-workflow.js";
-export { bindingFindings, type BindingTarget } from "./binding/binding-pass.js";
+export { bindingFindings } from "./binding/binding-pass.js";
+export { BINDING_FINDING_CODES, type BindingFindingCode, type BindingTarget } from "./binding/binding-target.js";
 export {
   CompileInputMismatchError,
   InvalidCompileOptionsError,

@@ -1,15 +1,16 @@
-import { sha256Digest } from "@little-stack/canonical";
 import { validateLwir } from "@little-stack/lwir";
 import { describe, expect, it } from "vitest";
 import { inputSchema, outputSchema, validTicketLwir } from "../__fixtures__/ticket-workflow.js";
-import { bindingFindings, type BindingTarget } from "./binding-pass.js";
+import { bindingFindings } from "./binding-pass.js";
+import type { BindingTarget } from "./binding-target.js";
 
 const target: BindingTarget = {
   workflowId: "support.summarize-ticket",
-  inputSchemaHash: sha256Digest(inputSchema),
-  outputSchemaHash: sha256Digest(outputSchema),
+  inputSchema,
+  outputSchema,
   modelSlotIds: ["gpt-4o-mini"],
   toolNames: ["lookupCustomer"],
+  tools: [{ name: "lookupCustomer", inputSchema: { type: "object", properties: { ticketId: { type: "string" } }, required: ["ticketId"], additionalProperties: false } }],
 };
 
 type Mutable = { metadata: { name: string }; input: { schema: unknown }; output: { schema: unknown }; permissions: Record<string, string[]>; steps: Record<string, unknown>[] };
@@ -60,5 +61,73 @@ describe("bindingFindings", () => {
   it("never throws on junk", () => {
     expect(bindingFindings(null, target)[0]!.code).toBe("binding.workflow_name_mismatch");
     expect(() => bindingFindings({ steps: "x", permissions: 3 }, target)).not.toThrow();
+  });
+
+  it("accepts schemas that differ from the definition's only by normalization ($schema, additionalProperties: false)", () => {
+    const lwir = mutate((l) => {
+      l.input.schema = { $schema: "https://json-schema.org/draft/2020-12/schema", ...(inputSchema as object), additionalProperties: false };
+    });
+    expect(bindingFindings(lwir, target)).toEqual([]);
+  });
+
+  it("names the definition's schema when the LWIR's differs", () => {
+    const [finding] = bindingFindings(mutate((l) => { l.input.schema = { type: "object" }; }), target);
+    expect(finding).toMatchObject({ code: "binding.input_schema_mismatch", message: expect.stringContaining(JSON.stringify(inputSchema)) });
+  });
+});
+
+describe("bindingFindings: the terminal step's output against the workflow output schema", () => {
+  it.each([
+    ["a text output", { mode: "text" }, /may produce string, the workflow schema requires object/],
+    ["an object without the severity field", { mode: "object", schema: { type: "object", required: ["summary"], properties: { summary: { type: "string" } } } }, /\$\.severity: required by the workflow schema/],
+    ["a wider enum", { mode: "object", schema: { ...outputSchema, properties: { ...outputSchema.properties, severity: { type: "string", enum: ["low", "urgent"] } } } }, /may produce "urgent"/],
+  ])("%s", (_name, output, problem) => {
+    const findings = bindingFindings(mutate((l) => { l.steps[1]!.output = output; }), target);
+    expect(findings).toEqual([{ severity: "error", code: "binding.terminal_output_mismatch", path: "$.steps[1].output", message: expect.stringMatching(problem) }]);
+  });
+
+  it("checks the last step before a decision ends a loop (no terminal step)", () => {
+    const lwir = mutate((l) => {
+      l.steps[1]!.maxVisits = 2;
+      l.steps[1]!.output = { mode: "text" };
+      l.steps.push({ id: "again", uses: "decision", needs: ["summarize"], maxVisits: 2, with: { cases: [{ when: "{{ steps.summarize.lastOutput == '' }}", to: "summarize" }], default: "end" } });
+    });
+    expect(validateLwir(lwir).valid).toBe(true);
+    expect(bindingFindings(lwir, target).map((finding) => [finding.code, finding.path])).toEqual([["binding.terminal_output_mismatch", "$.steps[1].output"]]);
+  });
+});
+
+describe("bindingFindings: tool.call arguments against the tool's input schema", () => {
+  const call = (change: (step: Record<string, any>) => void) =>
+    bindingFindings(mutate((l) => change(l.steps[0]! as Record<string, any>)), target).filter((finding) => finding.code === "binding.tool_args_mismatch");
+
+  it.each([
+    ["a missing required field", (step: Record<string, any>) => { step.with.args = {}; }, /"ticketId" is required by the tool but not given/],
+    ["a field the tool does not take", (step: Record<string, any>) => { step.with.args = { ticketId: "{{ input.ticketId }}", force: true }; }, /the tool does not take "force"/],
+    ["a literal the schema rejects", (step: Record<string, any>) => { step.with.args = { ticketId: 42 }; }, /"ticketId" is 42, which the tool's input schema rejects/],
+    ["a template of another type", (step: Record<string, any>) => { step.with.args = { ticketId: "{{ len(input.transcript) }}" }; }, null],
+    ["the implicit workflow input with fields the tool does not take", (step: Record<string, any>) => { delete step.with.args; }, /passes the workflow input, whose "transcript" the tool does not take/],
+  ])("%s", (_name, change, problem) => {
+    const findings = call(change);
+    if (problem === null) {
+      // A function call's type is not known statically: left to the registry's check at call time.
+      expect(findings).toEqual([]);
+      return;
+    }
+    expect(findings).toEqual([{ severity: "error", code: "binding.tool_args_mismatch", path: expect.stringMatching(/^\$\.steps\[0\]\.with/), message: expect.stringMatching(problem) }]);
+  });
+
+  it("a whole template whose schema type differs from the tool's", () => {
+    const findings = bindingFindings(
+      mutate((l) => {
+        (l.input.schema as Record<string, any>) = { ...inputSchema, properties: { ...inputSchema.properties, ticketId: { type: "integer" } } };
+      }),
+      { ...target, inputSchema: { ...inputSchema, properties: { ...inputSchema.properties, ticketId: { type: "integer" } } } },
+    );
+    expect(findings).toEqual([expect.objectContaining({ code: "binding.tool_args_mismatch", message: expect.stringMatching(/"ticketId" resolves to number, but the tool takes string/) })]);
+  });
+
+  it("text with templates is a string", () => {
+    expect(call((step) => { step.with.args = { ticketId: "T-{{ input.ticketId }}" }; })).toEqual([]);
   });
 });

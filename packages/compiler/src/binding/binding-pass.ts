@@ -1,14 +1,8 @@
-import { formatJsonPath, sha256Digest, type JsonPathSegment } from "@little-stack/canonical";
-import type { LwirFinding } from "@little-stack/lwir";
-
-/** What an LWIR must bind to: the definition's identity, schemas and capabilities. */
-export type BindingTarget = {
-  readonly workflowId: string;
-  readonly inputSchemaHash: string;
-  readonly outputSchemaHash: string;
-  readonly modelSlotIds: readonly string[];
-  readonly toolNames: readonly string[];
-};
+import { formatJsonPath, type JsonPathSegment } from "@little-stack/canonical";
+import { schemasEquivalent, type LwirFinding } from "@little-stack/lwir";
+import type { BindingTarget } from "./binding-target.js";
+import { terminalOutputFindings } from "./terminal-output-binding.js";
+import { toolArgsFindings } from "./tool-args-binding.js";
 
 type Json = Record<string, unknown>;
 
@@ -47,7 +41,10 @@ function checkSteps(steps: unknown, at: readonly JsonPathSegment[], target: Bind
 
 /**
  * The binding pass (seed 001 stage 7, lwir.md §8 `binding.*`): run after `validateLwir` passes,
- * it ties the LWIR to the definition it was planned for. Never throws; an empty list means bound.
+ * it ties the LWIR to the definition it was planned for — identity, schemas (equal up to
+ * normalization: `$schema`, annotations, `additionalProperties: false`), models and tools, the
+ * terminal step's output against the workflow's output schema, and tool.call arguments against
+ * each tool's input schema. Never throws; an empty list means bound.
  */
 export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFinding[] {
   const findings: LwirFinding[] = [];
@@ -57,12 +54,12 @@ export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFindi
     findings.push(finding("binding.workflow_name_mismatch", ["metadata", "name"], `metadata.name must equal the workflow id "${target.workflowId}", got ${JSON.stringify(metadata.name)}.`));
   }
   const inputSchema = isRecord(lwir.input) ? lwir.input.schema : undefined;
-  if (inputSchema === undefined || sha256Digest(inputSchema) !== target.inputSchemaHash) {
-    findings.push(finding("binding.input_schema_mismatch", ["input", "schema"], "LWIR input schema must match the workflow definition's input schema (copy inputSchema from the snapshot exactly)."));
+  if (inputSchema === undefined || !schemasEquivalent(inputSchema, target.inputSchema)) {
+    findings.push(finding("binding.input_schema_mismatch", ["input", "schema"], `input.schema must be the workflow's input schema ${JSON.stringify(target.inputSchema)} (leave input out and it is filled in).`));
   }
   const outputSchema = isRecord(lwir.output) ? lwir.output.schema : undefined;
-  if (outputSchema === undefined || sha256Digest(outputSchema) !== target.outputSchemaHash) {
-    findings.push(finding("binding.output_schema_mismatch", ["output", "schema"], "LWIR output schema must match the workflow definition's output schema (copy outputSchema from the snapshot exactly)."));
+  if (outputSchema === undefined || !schemasEquivalent(outputSchema, target.outputSchema)) {
+    findings.push(finding("binding.output_schema_mismatch", ["output", "schema"], `output.schema must be the workflow's output schema ${JSON.stringify(target.outputSchema)} (leave output out and it is filled in).`));
   }
   const permissions = isRecord(lwir.permissions) ? lwir.permissions : {};
   const models = new Set(target.modelSlotIds);
@@ -84,5 +81,6 @@ export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFindi
     findings.push(finding("binding.network_disallowed", ["permissions", "network", index], `permissions.network lists ${JSON.stringify(name)}, but the workflow definition grants no network access.`));
   });
   checkSteps(lwir.steps, ["steps"], target, findings);
+  findings.push(...terminalOutputFindings(lwir, target.outputSchema), ...toolArgsFindings(lwir, target));
   return findings;
 }

@@ -87,15 +87,19 @@ export class ValidationLog {
     this.revisions = revision;
   }
 
-  /** Records the verdict of every `submit_workflow` call in the run's log that has none yet. */
-  async recordSubmissions(): Promise<void> {
+  /**
+   * Records the verdict of every `submit_workflow` call in the run's log that has none yet.
+   * `complete` turns the submitted argument into the document that was validated (the harness
+   * completes submissions before checking them), so verdicts name the hash of that document.
+   */
+  async recordSubmissions(complete: (submitted: unknown) => unknown = (submitted) => submitted): Promise<void> {
     const calls = await this.world.listEvents(this.runId, { typePrefix: "harness.tool_call.succeeded" });
     for (const event of calls) {
       const payload = event.payload as { callId?: unknown; toolName?: unknown; args?: unknown; result?: unknown };
       if (payload.toolName !== "submit_workflow" || typeof payload.callId !== "string") continue;
       const result = payload.result as { accepted?: unknown; findings?: unknown } | null;
       const findings = Array.isArray(result?.findings) ? (result.findings as Finding[]) : [];
-      const lwir = (payload.args as { lwir?: unknown } | null)?.lwir ?? null;
+      const lwir = complete((payload.args as { lwir?: unknown } | null)?.lwir ?? null);
       const accepted = result?.accepted === true;
       await this.record({
         key: payload.callId,

@@ -30,7 +30,7 @@ describe("PlannerManifest", () => {
     expect(Object.keys(manifest).sort()).toEqual(
       ["bashCapabilitiesHash", "globalToolsHash", "harnessId", "memoryStoreIds", "plannerModelSlotId", "skillsHash", "systemPromptHash", "workflowDefinitionHash"].sort(),
     );
-    expect(manifest).toMatchObject({ harnessId: "workflowHarness@0.1.0", plannerModelSlotId: "planner-model", workflowDefinitionHash: compiled.workflowDefinitionHash, globalToolsHash: compiled.snapshot.globalToolsHash });
+    expect(manifest).toMatchObject({ harnessId: "workflowHarness@0.2.0", plannerModelSlotId: "planner-model", workflowDefinitionHash: compiled.workflowDefinitionHash, globalToolsHash: compiled.snapshot.globalToolsHash });
     expect(manifest.memoryStoreIds).toEqual(["org:ro", "workflow:support.summarize-ticket:rw"]);
     const started = (await temp.world.listEvents("run_manifest", { typePrefix: "harness.session.started" }))[0]!.payload as { manifest: unknown; manifestHash: string };
     expect(started.manifest).toEqual(manifest);

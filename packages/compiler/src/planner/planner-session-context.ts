@@ -1,12 +1,13 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { WorkflowDefinition } from "@little-stack/authoring";
-import type {
-  HarnessRuntimeMount,
-  MemoryMount,
-  ResolvedModel,
-  ScratchMount,
-  SkillDescriptor,
-  ToolRegistry,
+import {
+  builtinPlannerSkills,
+  type HarnessRuntimeMount,
+  type MemoryMount,
+  type ResolvedModel,
+  type ScratchMount,
+  type SkillDescriptor,
+  type ToolRegistry,
 } from "@little-stack/harness";
 import { memoryStoreIds, mountsForRole } from "@little-stack/memory";
 import { resolveSkills, skillStaging } from "@little-stack/skills";
@@ -74,7 +75,8 @@ export async function preparePlannerSession(options: {
     runId: options.runId,
     ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
   });
-  const resolved = await resolveSkills(definition.planner.skills, { dataDir: options.dataDir, includeOrg: true });
+  // The SDK's LWIR reference is staged for every planner (a workflow or org skill named "lwir" replaces it).
+  const resolved = await resolveSkills(definition.planner.skills, { dataDir: options.dataDir, includeOrg: true, builtin: builtinPlannerSkills });
   return {
     model: resolvedPlannerModel(definition),
     tools: describeOnlyTools(options.tools),

@@ -67,7 +67,7 @@ describe("WorkflowDefinitionHash", () => {
     const definition = defineWorkflow(base());
     const snapshot = await createWorkflowDefinitionSnapshot({ definition, tools: resolveWorkflowTools(definition, undefined), dataDir });
     expect(Object.keys(snapshot)).toEqual(expect.arrayContaining(["id", "description", "inputSchemaHash", "outputSchemaHash", "modelSlots", "plannerConfig", "workerConfig", "globalTools", "memoryConfig"]));
-    expect(snapshot.plannerConfig).toMatchObject({ modelSlotId: "gpt-5", harnessId: "workflowHarness@0.1.0" });
+    expect(snapshot.plannerConfig).toMatchObject({ modelSlotId: "gpt-5", harnessId: "workflowHarness@0.2.0" });
     expect(snapshot.modelSlots).toEqual([{ id: "gpt-4o-mini", providerId: "openai.chat", modelId: "gpt-4o-mini", description: "Fast." }]);
     expect(canonicalJson(snapshot)).toContain('"globalTools":["lookup"]');
   });

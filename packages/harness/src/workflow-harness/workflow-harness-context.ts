@@ -36,11 +36,16 @@ export type WorkflowHarnessContext = HarnessContext & {
    * `permissions.tools` (what the runtime does).
    */
   readonly permissions?: { readonly tools?: readonly string[] };
-  /** Plan tasks: revision cap and the compiler's extra (binding) validation. */
+  /** Plan tasks: revision cap, the compiler's completion and its extra (binding) validation. */
   readonly planning?: {
     /** How many `submit_workflow` calls the planner gets (default: the harness option, 5). */
     readonly maxWorkflowRevisions?: number;
     readonly validateWorkflow?: ExtraWorkflowValidation;
+    /**
+     * Fills in what a submission may leave out (schemas, hashes, permissions) before it is
+     * validated; must be pure and deterministic (a replayed submission completes the same way).
+     */
+    readonly completeWorkflow?: (lwir: unknown) => unknown;
   };
 };
 

@@ -1,0 +1,29 @@
+import type { ToolDescriptor } from "@little-stack/harness";
+
+/** What an LWIR must bind to: the definition's identity, schemas and capabilities. */
+export type BindingTarget = {
+  readonly workflowId: string;
+  /** The definition's input schema (JSON Schema). */
+  readonly inputSchema: unknown;
+  /** The definition's output schema: what the run's output must satisfy. */
+  readonly outputSchema: unknown;
+  readonly modelSlotIds: readonly string[];
+  readonly toolNames: readonly string[];
+  /** The workflow's tools with their input schemas (for `tool.call` arguments). */
+  readonly tools?: readonly Pick<ToolDescriptor, "name" | "inputSchema">[];
+};
+
+/** Every finding code the binding pass can return (lwir.md §8 `binding.*`, plus two of ours). */
+export const BINDING_FINDING_CODES = [
+  "binding.workflow_name_mismatch",
+  "binding.input_schema_mismatch",
+  "binding.output_schema_mismatch",
+  "binding.model_disallowed",
+  "binding.tool_disallowed",
+  "binding.secret_disallowed",
+  "binding.network_disallowed",
+  "binding.terminal_output_mismatch",
+  "binding.tool_args_mismatch",
+] as const;
+
+export type BindingFindingCode = (typeof BINDING_FINDING_CODES)[number];
