@@ -39,7 +39,7 @@ const lookup = tool({
   execute: async ({ id }) => ({ id, score: 21 }),
 });
 const manifest: WorkerManifest = {
-  harnessId: "workflowHarness@0.1.0",
+  harnessId: "workflowHarness@0.2.0",
   workflowDefinitionHash: "sha256:0",
   workflowVersionId: "wfver_bench",
   stepPath: "score",

@@ -39,7 +39,7 @@ describe("defineWorkflow", () => {
     expect(workflow.models.map((slot) => [slot.id, slot.description])).toEqual([["gpt-5", "Strong."], ["gpt-4o-mini", "Fast."]]);
     // The planner's own slot is private: it does not join (or collide with) the execution slots.
     expect(workflow.planner.modelSlotId).toBe("gpt-5");
-    expect(workflow.planner).toMatchObject({ system: "You design ticket workflows.", maxWorkflowRevisions: 5, harnessId: "workflowHarness@0.1.0" });
+    expect(workflow.planner).toMatchObject({ system: "You design ticket workflows.", maxWorkflowRevisions: 5, harnessId: "workflowHarness@0.2.0" });
     expect(workflow.memory).toEqual({ workflow: "rw", org: "ro", attach: [] });
     expect(workflow.globalTools).toEqual([]);
   });

@@ -24,7 +24,7 @@ export type PlannerConfig = {
   readonly modelSlotId: string;
   readonly system?: string;
   readonly harness: Harness;
-  /** The harness's `id` when it has one (`workflowHarness@0.1.0`), else `custom`. */
+  /** The harness's `id` when it has one (`workflowHarness@0.2.0`), else `custom`. */
   readonly harnessId: string;
   readonly skills: readonly SkillReference[];
   /** `submit_workflow` revisions the planner gets before `planner_validation_exhausted`. */

@@ -152,7 +152,10 @@ export { parseModelAnswer, type ParsedModelAnswer } from "./workflow-harness/par
 export { describeExpectedAnswer } from "./workflow-harness/answer-format.js";
 export { schemaSupportOf, type SchemaSupport } from "./workflow-harness/schema-support.js";
 export { outputModeMismatches } from "./workflow-harness/output-mode-mismatches.js";
-export type { SubmitWorkflowResult } from "./workflow-harness/plan-task.js";
+export type { CheckWorkflowResult, SubmitWorkflowResult } from "./workflow-harness/plan-task.js";
+export type { TestCodeResult } from "./workflow-harness/test-code-tool.js";
+export { builtinPlannerSkills } from "./workflow-harness/builtin-skills.js";
+export { lwirCard } from "./workflow-harness/lwir-card.js";
 export type { TryFixResult } from "./workflow-harness/fix-step-task.js";
 export {
   FixStepUnsupportedError,

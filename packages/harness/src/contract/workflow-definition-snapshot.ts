@@ -30,6 +30,16 @@ export type WorkflowDefinitionSnapshot = {
     readonly org: MemoryAccess;
     readonly attached: readonly Readonly<Record<string, unknown>>[];
   };
+  /** The schemas themselves (the compiler's snapshot carries them): shown to the planner. */
+  readonly inputSchema?: unknown;
+  readonly outputSchema?: unknown;
+  /** The workflow's tools with their schemas (the compiler's snapshot carries them): shown to the planner. */
+  readonly tools?: readonly {
+    readonly name: string;
+    readonly description: string | null;
+    readonly inputSchema: unknown;
+    readonly outputSchema?: unknown;
+  }[];
 };
 
 /** What a re-plan after `supervise` carries into the next planner session. */

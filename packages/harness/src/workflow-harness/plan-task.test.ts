@@ -27,8 +27,8 @@ const task: PlanTask = {
     inputSchemaHash: "sha256:1",
     outputSchemaHash: "sha256:2",
     modelSlots: [{ id: "fast", providerId: "fixture", modelId: "scripted-1", description: "Fast." }],
-    plannerConfig: { modelSlotId: "planner", harnessId: "workflowHarness@0.1.0", systemHash: "sha256:3", skillsHash: "sha256:4" },
-    workerConfig: { harnessId: "workflowHarness@0.1.0", skillsHash: "sha256:4" },
+    plannerConfig: { modelSlotId: "planner", harnessId: "workflowHarness@0.2.0", systemHash: "sha256:3", skillsHash: "sha256:4" },
+    workerConfig: { harnessId: "workflowHarness@0.2.0", skillsHash: "sha256:4" },
     globalTools: ["archive"],
     memoryConfig: { workflow: "rw", org: "ro", attached: [] },
   },
@@ -63,9 +63,9 @@ describe("plan", () => {
     const system = (model.calls[0]!.prompt[0] as { content: string }).content;
     expect(system.indexOf("You design echo workflows.")).toBe(0);
     expect(system).toContain("- archive: Archive a document. Input: {id: string}.");
-    expect((model.calls[0]!.tools ?? []).map((offered) => offered.name)).toEqual(["submit_workflow"]);
+    expect((model.calls[0]!.tools ?? []).map((offered) => offered.name)).toEqual(["check_workflow", "test_code", "submit_workflow"]);
     expect(archived).toEqual([]);
-    expect(JSON.stringify(model.calls[0]!.prompt[1])).toContain('\\"id\\":\\"demo.echo\\"');
+    expect(JSON.stringify(model.calls[0]!.prompt[1])).toContain('Design the workflow \\"demo.echo\\"');
 
     expect(eventTypes(sink.events)).toEqual([
       "session.started",
@@ -121,10 +121,23 @@ describe("plan", () => {
     expect(eventTypes(sink.events).at(-1)).toBe("session.failed");
   });
 
-  it("fails with a named error when the model stops without submitting", async () => {
-    const model = scriptedV3Model([{ text: "I think the workflow should echo." }]);
+  it("answers a text-only turn with a reminder to use the tools, then accepts the submission", async () => {
+    const model = scriptedV3Model([{ text: "I think the workflow should echo." }, submit(validLwir)]);
+    const { ctx, sink } = testContext({ role: "planner", model });
+    expect(await workflowHarness.run(task, ctx)).toEqual({ kind: "plan", lwir: validLwir });
+    expect(model.calls).toHaveLength(2);
+    const second = JSON.stringify(model.calls[1]!.prompt);
+    expect(second).toContain("I think the workflow should echo.");
+    expect(second).toContain("Your turn ended without a tool call");
+    expect(second).toContain("5 submission(s) left");
+    expect(payloadsOf(sink.events, "harness.model.called").map((payload) => payload.turn)).toEqual([1, 2]);
+  });
+
+  it("fails with a named error when the model keeps answering in text after three reminders", async () => {
+    const model = scriptedV3Model([{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }, submit(validLwir)]);
     const { ctx } = testContext({ role: "planner", model });
     await expect(workflowHarness.run(task, ctx)).rejects.toBeInstanceOf(PlanNotSubmittedError);
+    expect(model.calls).toHaveLength(4);
   });
 
   it("refuses out-of-range revision caps with a named error", async () => {

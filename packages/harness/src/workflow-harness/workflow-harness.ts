@@ -13,7 +13,7 @@ function positiveInteger(option: string, value: number): number {
 }
 
 export type WorkflowHarnessOptions = {
-  /** Names the harness in manifests (`harnessId`). Default `workflowHarness@0.1.0`. */
+  /** Names the harness in manifests (`harnessId`). Default `workflowHarness@0.2.0`. */
   readonly id?: string;
   /** Model calls one agent-loop session may make (plan, orchestrate, fix_step). Default 40. */
   readonly maxAgentSteps?: number;
@@ -34,12 +34,12 @@ export function createWorkflowHarness(options: WorkflowHarnessOptions = {}): Wor
   const defaultFixerMaxAttempts = positiveInteger("defaultFixerMaxAttempts", options.defaultFixerMaxAttempts ?? 3);
   const sandboxLimits = options.sandboxLimits === undefined ? {} : { sandboxLimits: options.sandboxLimits };
   return {
-    id: options.id ?? "workflowHarness@0.1.0",
+    id: options.id ?? "workflowHarness@0.2.0",
     async run(task: HarnessTask, baseCtx: HarnessContext): Promise<HarnessResult> {
       const ctx = baseCtx as WorkflowHarnessContext;
       switch (task.kind) {
         case "plan":
-          return runPlanTask({ task, ctx, maxSteps, defaultMaxWorkflowRevisions: maxWorkflowRevisions });
+          return runPlanTask({ task, ctx, maxSteps, defaultMaxWorkflowRevisions: maxWorkflowRevisions, ...sandboxLimits });
         case "orchestrate":
           return runOrchestrateTask({ task, ctx, maxSteps });
         case "execute_step":

@@ -70,7 +70,7 @@ describe("with the default workflowHarness (no workerHarness given)", () => {
     const codeCall = result.events.find((event) => event.type === "harness.tool_call.started" && (event.payload as { caller: string; toolName: string }).toolName === "lookup" && (event.payload as { args: { sku: string } }).args.sku === "abc-x");
     expect((codeCall?.payload as { caller?: string }).caller).toBe("code");
     const started = result.events.find((event) => event.type === "harness.session.started")!.payload as { manifest: { harnessId: string; stepPath: string } };
-    expect(started.manifest).toMatchObject({ harnessId: "workflowHarness@0.1.0", stepPath: "price" });
+    expect(started.manifest).toMatchObject({ harnessId: "workflowHarness@0.2.0", stepPath: "price" });
     expect(result.usage).toMatchObject({ inputTokens: 20, outputTokens: 4, unpricedCalls: 1, costUsd: null });
   }, 30_000);
 
