@@ -133,6 +133,27 @@ describe("defineWorkflow", () => {
       expect(invalid.message).toMatch(/\$\.steps/);
     });
 
+    it("a fixed plan whose schemas differ from the definition's only by normalization is accepted; a real difference names both", () => {
+      const models = [model(fakeModel("gpt-4o-mini"))];
+      const zodInput = z.object({ ticketId: z.string(), transcript: z.string() });
+      const zodOutput = z.object({ summary: z.string(), severity: z.enum(["low", "medium", "high"]) });
+      const accepted = defineWorkflow({ id: "support.summarize-ticket", input: zodInput, output: zodOutput, models, plan: ticketPlan() });
+      expect(accepted.inputSchema).toHaveProperty("additionalProperties", false);
+      const error = definitionError(() => defineWorkflow({ id: "support.summarize-ticket", input: z.object({ ticketId: z.number() }), output: zodOutput, models, plan: ticketPlan() }));
+      expect(error).toMatchObject({ code: "definition.invalid_plan", field: "plan.input.schema" });
+      expect(error.message).toContain(JSON.stringify(ticketInputSchema));
+      expect(error.message).toMatch(/the definition \{.*"ticketId":\{"type":"number"\}/);
+      const outputError = definitionError(() => defineWorkflow({ id: "support.summarize-ticket", input: zodInput, output: { kind: "text" }, models, plan: ticketPlan() }));
+      expect(outputError).toMatchObject({ code: "definition.invalid_plan", field: "plan.output.schema" });
+    });
+
+    it("a fixed plan supplies the schemas the definition leaves out", () => {
+      const workflow = defineWorkflow({ id: "support.summarize-ticket", models: [model(fakeModel("gpt-4o-mini"))], plan: ticketPlan() });
+      expect(workflow.inputSchema).toEqual(ticketInputSchema);
+      expect(workflow.output).toEqual({ mode: "json", schema: ticketOutputSchema });
+      expect(workflow.outputSchema).toEqual(ticketOutputSchema);
+    });
+
     it("a schema outside the LWIR subset", () => {
       const error = definitionError(() => defineWorkflow({ id: "w", planner, input: z.object({ email: z.string().email() }) }));
       expect(error).toMatchObject({ code: "definition.invalid_schema", field: "input" });

@@ -1,7 +1,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import { createToolRegistry, workflowHarness, type Harness, type ToolRegistry, type WorkflowBashCapabilities } from "@little-stack/harness";
-import { normalizeOutputMode, normalizeSchema, validateLwir, type JsonSchema, type LwirDocument, type LwirOutputMode } from "@little-stack/lwir";
+import { normalizeOutputMode, normalizeSchema, schemasEquivalent, validateLwir, type JsonSchema, type LwirDocument, type LwirOutputMode } from "@little-stack/lwir";
 import { checkStoreName, resolveMemoryConfig, type MemoryConfig, type ResolvedMemoryConfig } from "@little-stack/memory";
 import { isSkillReference, skill, type SkillReference } from "@little-stack/skills";
 import type { ToolSet } from "ai";
@@ -205,6 +205,33 @@ function checkFixedPlan(options: { plan: unknown; workflowId: string; models: re
   return document;
 }
 
+/**
+ * The definition's input schema and output mode. With a fixed plan, one left out is taken from
+ * the plan, and one given must equal the plan's up to normalization (`$schema`, annotations,
+ * `additionalProperties: false` — what Zod adds); a real difference fails here, naming both.
+ */
+function schemasWithPlan(options: { options: DefineWorkflowOptions; plan: LwirDocument | undefined; context: DefinitionContext }): { inputSchema: JsonSchema; output: LwirOutputMode } {
+  const { plan, context } = options;
+  const given = options.options;
+  const inputSchema = given.input === undefined && plan !== undefined ? plan.input.schema : normalizeInput(given.input, context);
+  const output = given.output === undefined && plan !== undefined ? { mode: "json" as const, schema: plan.output.schema } : normalizeOutput(given.output, context);
+  if (plan === undefined) return { inputSchema, output };
+  const pairs = [
+    ["input", "plan.input.schema", inputSchema, plan.input.schema],
+    ["output", "plan.output.schema", outputSchemaOfMode(output), plan.output.schema],
+  ] as const;
+  for (const [field, planField, definitionSchema, planSchema] of pairs) {
+    if (schemasEquivalent(definitionSchema, planSchema)) continue;
+    context.fail(
+      "definition.invalid_plan",
+      planField,
+      `differs from the definition's ${field} schema: the plan has ${JSON.stringify(planSchema)}, the definition ${JSON.stringify(definitionSchema)}`,
+      `Make them describe the same values (only $schema, annotations and additionalProperties: false may differ), or leave ${field} out of defineWorkflow to take the plan's.`,
+    );
+  }
+  return { inputSchema, output };
+}
+
 function normalizePlanner(options: DefineWorkflowOptions, models: readonly ModelSlot[], globalTools: readonly string[], context: DefinitionContext): PlannerConfig {
   const planner = options.planner ?? {};
   if (typeof planner !== "object" || planner === null) {
@@ -285,11 +312,10 @@ export function defineWorkflow<const TInputSchema = undefined, const TOutputSpec
     context.fail("definition.invalid_field", "description", `must be a string, got ${describeValue(options.description)}`, "Describe the workflow in a sentence.");
   }
   const untyped = options as DefineWorkflowOptions;
-  const inputSchema = normalizeInput(untyped.input, context);
-  const output = normalizeOutput(untyped.output, context);
   const models = normalizeModels(untyped, context);
   const tools = normalizeTools(untyped.tools, context);
   const planner = normalizePlanner(untyped, models, tools.globalTools, context);
+  const { inputSchema, output } = schemasWithPlan({ options: untyped, plan: planner.fixedPlan, context });
   const worker = normalizeWorker(untyped, context);
   const memory = normalizeMemory(untyped.memory, options.id, context);
   const definition: WorkflowDefinition = {

@@ -38,6 +38,18 @@ describe("compileWorkflow", () => {
     expect((notJson as Error).message).toMatch(/\$\.at/);
   });
 
+  it("a fixed plan that does not bind fails once, naming each finding, without planner advice", async () => {
+    const plan = structuredClone(validTicketLwir()) as unknown as { steps: { output: unknown }[] };
+    plan.steps[1]!.output = { mode: "text" };
+    const error = await compileWorkflow(ticketWorkflow({ plan: plan as never }), ticketInput, { world: temp.world, runId: "run_fixed_unbound" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlannerValidationExhaustedError);
+    expect((error as PlannerValidationExhaustedError).details).toMatchObject({ reason: "fixed_plan" });
+    expect((error as PlannerValidationExhaustedError).revisions).toHaveLength(1);
+    expect((error as Error).message).toMatch(/the fixed plan given to defineWorkflow\(\{ plan \}\) does not bind/);
+    expect((error as Error).message).toMatch(/\$\.steps\[1\]\.output binding\.terminal_output_mismatch: Step "summarize" produces the run's output/);
+    expect((error as Error).message).not.toMatch(/maxWorkflowRevisions|sharpen/);
+  });
+
   it("compiles a fixed plan without any model call and locks it", async () => {
     const workflow = ticketWorkflow({ plan: validTicketLwir() });
     const compiled = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_fixed" });

@@ -249,7 +249,7 @@ async function planValidLwir(options: {
     return structural.valid ? bindingFindings(lwir, target) : [...structural.findings];
   };
   const validations = await ValidationLog.open(world, runId);
-  const exhausted = (reason: "revisions_exhausted" | "not_submitted", cause?: unknown) =>
+  const exhausted = (reason: "revisions_exhausted" | "not_submitted" | "fixed_plan", cause?: unknown) =>
     new PlannerValidationExhaustedError({ runId, workflowId: definition.id, maxWorkflowRevisions, revisions: validations.failedRevisions, reason, ...(cause === undefined ? {} : { cause }) });
   const abortSignal = options.options.abortSignal ?? new AbortController().signal;
   let previousFindings: ReturnType<typeof compactFindings> = [];
@@ -305,6 +305,8 @@ async function planValidLwir(options: {
       return planned as LwirDocument;
     }
     await validations.record({ key: sessionId, source: "harness_result", lwir: planned, findings: compactFindings(findings) });
+    // A fixed plan answers every revision with the same document: asking again cannot help.
+    if (definition.planner.fixedPlan !== undefined) throw exhausted("fixed_plan");
     if (validations.revisionCount >= maxWorkflowRevisions) throw exhausted("revisions_exhausted");
     previousFindings = compactFindings(findings);
     revisionsBefore = validations.revisionCount;

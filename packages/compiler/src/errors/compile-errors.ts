@@ -57,19 +57,30 @@ export class PlannerValidationExhaustedError extends LittleWorkflowError {
     readonly workflowId: string;
     readonly maxWorkflowRevisions: number;
     readonly revisions: readonly PlannerRevisionFindings[];
-    readonly reason: "revisions_exhausted" | "not_submitted";
+    /** `fixed_plan`: the definition's fixed plan does not bind to it (no planner is involved; nothing is retried). */
+    readonly reason: "revisions_exhausted" | "not_submitted" | "fixed_plan";
     readonly cause?: unknown;
   }) {
     const summary = options.revisions
       .map((revision) => `  revision ${revision.revision}: ${revision.findings.slice(0, 5).map((finding) => `${finding.path} ${finding.code}`).join("; ") || "no findings"}`)
       .join("\n");
     const what =
-      options.reason === "not_submitted"
-        ? `the planner stopped without submitting a valid LWIR (${options.revisions.length} invalid submission(s))`
-        : `the planner used all ${options.maxWorkflowRevisions} workflow revision(s) without a valid LWIR`;
+      options.reason === "fixed_plan"
+        ? "the fixed plan given to defineWorkflow({ plan }) does not bind to the definition"
+        : options.reason === "not_submitted"
+          ? `the planner stopped without submitting a valid LWIR (${options.revisions.length} invalid submission(s))`
+          : `the planner used all ${options.maxWorkflowRevisions} workflow revision(s) without a valid LWIR`;
+    const advice =
+      options.reason === "fixed_plan"
+        ? "Fix the plan (each line names the field and the rule); no planner model was involved."
+        : "Raise planner.maxWorkflowRevisions, sharpen planner.system, or give the planner skills.";
+    const lines =
+      options.reason === "fixed_plan"
+        ? options.revisions.flatMap((revision) => revision.findings.slice(0, 10).map((finding) => `  ${finding.path} ${finding.code}: ${finding.message}`)).join("\n")
+        : summary;
     super(
       "planner_validation_exhausted",
-      `Compiling workflow "${options.workflowId}" (run ${options.runId}) failed: ${what}.\n${summary}\nRaise planner.maxWorkflowRevisions, sharpen planner.system, or give the planner skills.`,
+      `Compiling workflow "${options.workflowId}" (run ${options.runId}) failed: ${what}.\n${lines}\n${advice}`,
       { ...(options.cause === undefined ? {} : { cause: options.cause }), details: { runId: options.runId, workflowId: options.workflowId, maxWorkflowRevisions: options.maxWorkflowRevisions, revisions: options.revisions, reason: options.reason } },
     );
     this.runId = options.runId;
