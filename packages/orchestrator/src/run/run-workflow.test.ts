@@ -49,6 +49,29 @@ describe("runWorkflow", () => {
     expect(result.usage.pricedCalls + result.usage.unpricedCalls).toBe(2);
   });
 
+  it("a planner that submits only steps (no schemas, hashes or permissions) is accepted at once and the run completes", async () => {
+    const full = candidateReviewPlan() as { steps: unknown[] };
+    const planner = createFakePlanner(() => ({ steps: full.steps }));
+    const parseCalls: string[] = [];
+    const { workflow, tools } = candidateReviewSetup({ planner, parseCalls });
+    const result = await runWorkflow(workflow, input, { world, tools, runId: "run-steps-only" });
+    expect(result.output).toEqual({ verdict: "hire", score: 8 });
+    expect(planner.calls).toBe(1);
+    const submissions = result.events.filter((event) => event.type === "harness.tool_call.succeeded" && (event.payload as { toolName?: string }).toolName === "submit_workflow");
+    expect(submissions.map((event) => (event.payload as { result: unknown }).result)).toEqual([{ accepted: true, findings: [] }]);
+    // The locked document is complete: the definition's schemas and permissions derived from the steps.
+    const registered = result.events.find((event) => event.type === "WorkflowVersionRegistered")!.payload as { lwir: Record<string, unknown> };
+    expect(registered.lwir).toMatchObject({
+      apiVersion: "littleworkflow.dev/v0.1",
+      kind: "Workflow",
+      metadata: { name: "candidate.review" },
+      input: { schema: workflow.inputSchema },
+      output: { schema: workflow.outputSchema },
+      permissions: { models: ["gpt-4o-mini"], tools: ["parsePdf"] },
+    });
+    expect(registered.lwir.steps).toEqual(full.steps);
+  });
+
   it("the same runId again returns the recorded result without calling the planner, a model or a tool", async () => {
     const planner = createFakePlanner(() => candidateReviewPlan());
     const parseCalls: string[] = [];
