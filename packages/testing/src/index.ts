@@ -17,6 +17,7 @@ export {
   type FileBackedRequest,
 } from "./loopback-server/file-backed-answers.js";
 export { startFileBackedOpenAIServer, type FileBackedOpenAIServer } from "./loopback-server/start-file-backed-openai-server.js";
+export { chatRequestParts, type ChatMessage, type ChatRequestParts, type ChatResponseFormat, type ChatTool } from "./loopback-server/chat-request-parts.js";
 
 export { openJsonlHarnessEventSink } from "./event-sinks/open-jsonl-harness-event-sink.js";
 export {
