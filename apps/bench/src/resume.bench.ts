@@ -10,7 +10,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createToolRegistry, executeRegisteredTool, openHarnessSession, type Harness, type HarnessContext } from "@little-stack/harness";
-import { localWorld } from "@little-stack/local-world";
+import { crc32 } from "node:zlib";
+import { eventIdFor, localWorld } from "@little-stack/local-world";
 import { registerWorkflowVersion, type LwirDocument } from "@little-stack/lwir";
 import { executeWorkflowVersion, replayRun, type RuntimeHarnessContext } from "@little-stack/runtime";
 import { jsonSchema, tool } from "ai";
@@ -87,12 +88,23 @@ async function main(): Promise<void> {
   await replayRun(world, "done");
   select.all("done").forEach((row) => JSON.parse(row.payload));
 
-  const figures = { raw: [] as number[], list: [] as number[], replay: [] as number[], resume: [] as number[] };
+  // What verifying costs by itself: the work the world adds per stored event on every read —
+  // re-deriving its id from run, sequence, type and payload, and its row check from id and time.
+  const rows = raw.prepare<[string], [number, string, string, string, string]>("SELECT sequence, event_id, type, recorded_at, payload FROM events WHERE run_id = ? ORDER BY sequence").raw().all("done");
+  const verify = (): void => {
+    for (const [sequence, eventId, type, recordedAt, payloadJson] of rows) {
+      if (eventIdFor({ runId: "done", sequence, type, payloadJson }) !== eventId) throw new Error("bench: id mismatch");
+      crc32(`${eventId} ${recordedAt}`);
+    }
+  };
+  verify();
+  const figures = { raw: [] as number[], list: [] as number[], replay: [] as number[], resume: [] as number[], verify: [] as number[] };
   for (let round = 0; round < rounds; round += 1) {
     figures.raw.push(await timed(() => select.all("done").forEach((row) => JSON.parse(row.payload))));
     figures.list.push(await timed(async () => (await world.listEvents("done")).forEach((event) => event.payload)));
     figures.replay.push(await timed(() => replayRun(world, "done")));
     figures.resume.push(await timed(resume));
+    figures.verify.push(await timed(verify));
   }
   const rawMs = median(figures.raw);
   const line = (label: string, values: readonly number[]): string =>
@@ -102,6 +114,10 @@ async function main(): Promise<void> {
   console.log(line("world.listEvents (payloads parsed)", figures.list));
   console.log(line("replayRun", figures.replay));
   console.log(line("resume (executeWorkflowVersion, same run id)", figures.resume));
+  const verifyMs = median(figures.verify);
+  const resumeMs = median(figures.resume);
+  console.log(line(`of which verifying ${rows.length} events (ids + row checks)`, figures.verify));
+  console.log(`resume with verification / resume without it (same process): ${(resumeMs / (resumeMs - verifyMs)).toFixed(2)}× (issue 14 target < 2×)`);
   raw.close();
   await world.close();
   rmSync(root, { recursive: true, force: true });
