@@ -193,10 +193,14 @@ function checkTerminal(options: { scope: StepScope; graph: ScopeGraph; findings:
     (node) => node.uses !== undefined && node.uses !== "decision" && !neededOrRouted.has(node),
   );
   if (terminals.length <= 1) return;
+  // Routed branches each ending in their own step are fine: exactly one of them runs (the run's
+  // output is the one that did). Only terminals that can run in the same pass are ambiguous.
+  const concurrent = terminals.some((node, index) => terminals.slice(index + 1).some((other) => !graph.mutuallyExclusive(node, other)));
+  if (!concurrent) return;
   findings.report({
     code: "terminal.ambiguous",
     path: scope.path,
-    message: `This list has ${terminals.length} terminal steps (${quoteAll(terminals.map((node) => node.id as string))}): nothing needs them and no decision routes to them, so the output is ambiguous. Make all but one feed a later step.`,
+    message: `This list has ${terminals.length} terminal steps (${quoteAll(terminals.map((node) => node.id as string))}) that can all run: nothing needs them and no decision routes to them, so the output is ambiguous. Make all but one feed a later step (terminals of different branches of one decision are fine: only one of them runs).`,
   });
 }
 

@@ -81,6 +81,30 @@ export class ScopeGraph {
     return this.#requiredSet(node, new Set()).has(earlier);
   }
 
+  /**
+   * True when `left` and `right` can never both run in one pass of their list: each needs (or is)
+   * a different target of the same decision, that decision is on no cycle (it decides once), and
+   * each of those targets is routed to by that decision alone.
+   */
+  mutuallyExclusive(left: StepEntry, right: StepEntry): boolean {
+    const chosen = (node: StepEntry): Map<StepEntry, Set<StepEntry>> => {
+      const byDecision = new Map<StepEntry, Set<StepEntry>>();
+      for (const entry of [node, ...this.#requiredSet(node, new Set())]) {
+        const deciders = this.#decidersOf.get(entry) ?? [];
+        const decider = deciders[0];
+        if (deciders.length !== 1 || decider === undefined || this.#isCyclic(this.#componentOf.get(decider) as number)) continue;
+        byDecision.set(decider, new Set([...(byDecision.get(decider) ?? []), entry]));
+      }
+      return byDecision;
+    };
+    const leftChoices = chosen(left);
+    for (const [decision, rightTargets] of chosen(right)) {
+      const leftTargets = leftChoices.get(decision);
+      if (leftTargets !== undefined && [...leftTargets].some((target) => !rightTargets.has(target))) return true;
+    }
+    return false;
+  }
+
   #requiredSet(node: StepEntry, visiting: Set<StepEntry>): ReadonlySet<StepEntry> {
     const known = this.#requiredBefore.get(node);
     if (known !== undefined) return known;
