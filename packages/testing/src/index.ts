@@ -19,6 +19,15 @@ export {
 export { startFileBackedOpenAIServer, type FileBackedOpenAIServer } from "./loopback-server/start-file-backed-openai-server.js";
 export { chatRequestParts, type ChatMessage, type ChatRequestParts, type ChatResponseFormat, type ChatTool } from "./loopback-server/chat-request-parts.js";
 
+export { sampleFromSchema } from "./schema-answers/sample-from-schema.js";
+export { SchemaSampleError } from "./schema-answers/schema-sample-error.js";
+export {
+  createSchemaAnsweringModel,
+  defaultTextAnswer,
+  type SchemaAnsweringModel,
+  type SchemaAnsweringModelOptions,
+} from "./schema-answers/create-schema-answering-model.js";
+
 export { openJsonlHarnessEventSink } from "./event-sinks/open-jsonl-harness-event-sink.js";
 export {
   scriptedOrProviderModels,
@@ -27,3 +36,4 @@ export {
   withoutProviderVariables,
 } from "./demo-models/scripted-or-provider-models.js";
 export { runTypeScriptFile, type RunTypeScriptFileOptions, type TypeScriptFileResult } from "./child-process/run-type-script-file.js";
+export { TsxUnavailableError } from "./child-process/tsx-unavailable-error.js";

@@ -4,7 +4,7 @@ import { sha256Hex } from "@little-stack/canonical";
 
 type Mode = "report" | "fail" | "kill";
 const mode = process.argv[2] as Mode;
-const report = { args: process.argv.slice(3), cwd: process.cwd(), marker: process.env["LITTLE_CHILD_MARKER"] ?? null, digest: sha256Hex("abc") };
+const report = { args: process.argv.slice(3), cwd: process.cwd(), marker: process.env["LITTLE_CHILD_MARKER"] ?? null, digest: sha256Hex("abc"), canonicalFrom: import.meta.resolve("@little-stack/canonical") };
 if (mode === "report") console.log(JSON.stringify(report));
 if (mode === "fail") {
   console.error("failing on purpose");

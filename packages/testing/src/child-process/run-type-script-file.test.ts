@@ -18,7 +18,14 @@ describe("runTypeScriptFile", () => {
       cwd: elsewhere,
       marker: "set-by-test",
       digest: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+      canonicalFrom: expect.stringMatching(/\/packages\/canonical\/src\/index\.ts$/),
     });
+  });
+
+  it("resolves packages as an installed program does (dist/) when given no conditions", async () => {
+    const result = await runTypeScriptFile(child, ["report"], { conditions: [] });
+    expect(result).toMatchObject({ exitCode: 0, signal: null });
+    expect(JSON.parse(result.stdout)).toMatchObject({ canonicalFrom: expect.stringMatching(/\/packages\/canonical\/dist\/index\.js$/) });
   });
 
   it("inherits process.env by default, and a given env is the whole environment (a variable left out is unset)", async () => {
