@@ -110,6 +110,11 @@ export type StepFailedPayload = {
   readonly error: StepErrorPayload;
   /** Set when a fixer session ran for this attempt and did not produce a valid output. */
   readonly fixedSource?: string;
+  /**
+   * Set when the attempt ended after another step of the same list had failed terminally (it was
+   * cancelled, or failed on its own once that happened): that failure, which the list fails with.
+   */
+  readonly cancelledBy?: { readonly causeCode: RunFailedCauseCode; readonly failedStepPath?: string; readonly error: StepErrorPayload };
 };
 
 export type ParallelGroupStartedPayload = {

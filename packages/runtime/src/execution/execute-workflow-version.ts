@@ -18,6 +18,7 @@ import { parseTimeout } from "./parse-timeout.js";
 import type { RunContext } from "./run-context.js";
 import { RunLog } from "./run-log.js";
 import { buildFailedRunResult, buildRunResult, type RunResult } from "./run-result.js";
+import { Cancellation } from "./cancellation.js";
 import { runScope } from "./run-scope.js";
 import { Semaphore } from "./semaphore.js";
 import { StepFailure } from "./step-failure.js";
@@ -101,13 +102,13 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   const skills = await workerSkillsOf(storage.dataDir, options.workerSkills ?? [], configFailure);
 
   const lock = await world.acquireRunLock(runId);
-  const controller = new AbortController();
+  const cancellation = new Cancellation();
   let abortCause: "timeout" | "cancelled" | undefined;
   let log: RunLog | undefined;
   const abort = (cause: "timeout" | "cancelled"): void => {
     abortCause ??= cause;
     log?.sealHarness();
-    controller.abort();
+    cancellation.cancel({ kind: "run", cause: abortCause });
   };
   const onUserAbort = (): void => abort("cancelled");
   const timer = timeoutMs === undefined ? undefined : setTimeout(() => abort("timeout"), timeoutMs);
@@ -117,7 +118,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
 
   const folder = new RunStateFolder({ runId, ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }) });
   log = new RunLog(world, runId, folder);
-  if (controller.signal.aborted) log.sealHarness();
+  if (cancellation.cancelled) log.sealHarness();
   try {
     await log.open();
     const resumed = folder.eventCount > 0;
@@ -162,8 +163,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       allowedToolsHash: toolSnapshot.digest,
       models,
       stepSlots: new Semaphore(world.maxConcurrentSteps),
-      signal: controller.signal,
-      abortCause: () => abortCause,
+      cancellation,
       logDir,
       storage,
       skills,
@@ -200,7 +200,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       return await buildRunResult({ world, runId, folder, events: log.stored(), output });
     } catch (error) {
       // Once aborted, whatever was in flight failed because of the abort: record the abort.
-      if (run.signal.aborted) {
+      if (cancellation.reason?.kind === "run") {
         const failedStepPath = error instanceof StepFailure ? error.failedStepPath : undefined;
         return await failRun({ run, failure: abortFailureFor(abortCause, failedStepPath), folder });
       }

@@ -1,4 +1,4 @@
-import { createHarnessEventRecorder, type HarnessContext, type HarnessManifest, type HarnessResult, type HarnessRole, type HarnessTask, type ResolvedModel } from "@little-stack/harness";
+import { createHarnessEventRecorder, type HarnessContext, type HarnessEventSink, type HarnessManifest, type HarnessResult, type HarnessRole, type HarnessTask, type ResolvedModel } from "@little-stack/harness";
 import type { SessionResources } from "./session-resources.js";
 import { MissingModelSlotError } from "../errors/runtime-config-errors.js";
 import type { RunContext } from "./run-context.js";
@@ -54,7 +54,16 @@ export function harnessContextFor(options: {
   readonly directStep?: boolean;
 }): RuntimeHarnessContext {
   const { run } = options;
-  const sink = run.log.harnessSink({ stepPath: options.stepPath, afterSequence: options.attemptStartedSequence, directStep: options.directStep === true });
+  const logSink = run.log.harnessSink({ stepPath: options.stepPath, afterSequence: options.attemptStartedSequence, directStep: options.directStep === true });
+  // Once the attempt is cancelled the runtime records how it ended: a harness still winding
+  // down may not append after that.
+  const sink: HarnessEventSink = {
+    ...logSink,
+    append: (events) => {
+      if (run.cancellation.cancelled) return Promise.reject(new Error(`Step ${options.stepPath} was cancelled: its harness events are no longer recorded.`));
+      return logSink.append(events);
+    },
+  };
   return {
     scope: { runId: run.runId, logDir: run.logDir, role: options.role },
     model: options.model,
@@ -66,7 +75,7 @@ export function harnessContextFor(options: {
     mounts: options.resources.skillMounts,
     durability: sink,
     recorder: createHarnessEventRecorder({ sink }),
-    abortSignal: run.signal,
+    abortSignal: run.cancellation.signal,
     manifest: options.manifest,
     sessionKey: options.sessionKey,
     stepPath: options.stepPath,
@@ -101,29 +110,51 @@ export async function dispatchToHarness(run: RunContext, task: HarnessTask, ctx:
   return delegated;
 }
 
-/** A StepFailure with the run's abort cause, for the step path that was in flight. */
+/**
+ * The StepFailure of work cut short by its cancellation: the run's timeout or AbortSignal
+ * (`timeout` / `cancelled`), or another step's terminal failure (`cancelled`, a
+ * `StepCancelledError` naming that step).
+ */
 export function abortFailure(run: RunContext, stepPath: string | undefined): StepFailure {
-  const cause = run.abortCause() ?? "cancelled";
+  const reason = run.cancellation.reason;
+  if (reason?.kind === "failure") {
+    const failed = reason.primary.failedStepPath;
+    return new StepFailure("cancelled", stepPath, {
+      name: "StepCancelledError",
+      message: `${stepPath === undefined ? "the step" : `step ${stepPath}`} was cancelled because ${failed === undefined ? "the run failed" : `step ${failed} failed`} (${reason.primary.causeCode})`,
+      causeCode: "cancelled",
+      retriable: false,
+      code: stepCancelledCode,
+    });
+  }
+  const cause = reason?.kind === "run" ? reason.cause : "cancelled";
   const message = cause === "timeout" ? "the run's timeout elapsed" : "the run was cancelled through its AbortSignal";
   return new StepFailure(cause, stepPath, { name: cause === "timeout" ? "RunTimeoutError" : "RunCancelledError", message, causeCode: cause, retriable: false });
 }
 
+/** The `code` of a step attempt cancelled because another step of its list failed. */
+export const stepCancelledCode = "runtime.step_cancelled";
+
+/**
+ * Settles like `work`, or rejects with the abort failure as soon as the run context's cancellation
+ * fires (a harness that ignores its abort signal cannot hold the run open). The waiter is removed
+ * when `work` settles, so nothing accumulates however many steps are in flight.
+ */
 export function raceAbort<T>(run: RunContext, stepPath: string, work: Promise<T>): Promise<T> {
-  if (run.signal.aborted) {
+  if (run.cancellation.cancelled) {
     work.catch(() => undefined);
     return Promise.reject(abortFailure(run, stepPath));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortFailure(run, stepPath));
-    run.signal.addEventListener("abort", onAbort, { once: true });
+    const remove = run.cancellation.onCancel(() => reject(abortFailure(run, stepPath)));
     work.then(
       (value) => {
-        run.signal.removeEventListener("abort", onAbort);
+        remove();
         resolve(value);
       },
       (error: unknown) => {
-        run.signal.removeEventListener("abort", onAbort);
-        reject(run.signal.aborted ? abortFailure(run, stepPath) : error);
+        remove();
+        reject(run.cancellation.cancelled ? abortFailure(run, stepPath) : error);
       },
     );
   });

@@ -3,6 +3,7 @@ import type { World } from "@little-stack/local-world";
 import type { LwirDocument } from "@little-stack/lwir";
 import type { RunLog } from "./run-log.js";
 import type { RunSkills, RunStorage } from "./session-resources.js";
+import type { Cancellation } from "./cancellation.js";
 import type { Semaphore } from "./semaphore.js";
 
 /** Everything the scheduler of one run invocation shares. */
@@ -21,11 +22,16 @@ export type RunContext = {
   readonly tools: ToolRegistry;
   readonly allowedToolsHash: string;
   readonly models: ReadonlyMap<string, ResolvedModel>;
-  /** The world's `maxConcurrentSteps` across every group of the run. */
-  readonly stepSlots: { run<T>(work: () => Promise<T>): Promise<T> };
-  readonly signal: AbortSignal;
-  /** Why `signal` aborted, once it has. */
-  abortCause(): "timeout" | "cancelled" | undefined;
+  /**
+   * The world's `maxConcurrentSteps`: one slot per step attempt in flight, across every list and
+   * parallel branch of the run.
+   */
+  readonly stepSlots: Semaphore;
+  /**
+   * What cancels the work this context is handed to: the run's own node at the top, a list's
+   * node inside a scope, an attempt's node inside a step (its signal is the harness's).
+   */
+  readonly cancellation: Cancellation;
   /** `runs/<runId>`, or `runs/<pipelineRunId>/sub-runs/<runId>` for a pipeline's sub-run. */
   readonly logDir: string;
   /** Where the run's sessions find memory stores and scratch. */
@@ -34,4 +40,3 @@ export type RunContext = {
   readonly skills: RunSkills;
 };
 
-export type { Semaphore };

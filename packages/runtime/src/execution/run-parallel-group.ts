@@ -40,7 +40,7 @@ export async function runParallelGroup(options: {
     throw new StepFailure(existing.error.causeCode ?? "step_failed", stepPath, existing.error);
   }
   for (;;) {
-    if (run.signal.aborted) throw abortFailure(run, stepPath);
+    if (run.cancellation.cancelled) throw abortFailure(run, stepPath);
     const state = run.log.folder.step(stepPath);
     const resuming = state?.status === "running";
     const attempt = resuming ? state!.attempts : (state?.attempts ?? 0) + 1;

@@ -1,8 +1,9 @@
-import { toErrorEnvelope, type HarnessResult } from "@little-stack/harness";
+import { harnessSessionId, toErrorEnvelope, type HarnessResult } from "@little-stack/harness";
 import { isTruthy, resolveTemplates, type ExpressionContext, type LwirBodyStep, type LwirDecisionStep, type LwirStep } from "@little-stack/lwir";
-import type { StepErrorPayload } from "../events/runtime-event-types.js";
+import type { StepErrorPayload, StepFailedPayload } from "../events/runtime-event-types.js";
+import type { PrimaryFailure } from "./cancellation.js";
 import { commitStepOutput, recordedOutput, type CommittedOutput } from "./commit-step-output.js";
-import { abortFailure, dispatchToHarness, harnessContextFor, resolveModelSlot } from "./harness-dispatch.js";
+import { abortFailure, dispatchToHarness, harnessContextFor, raceAbort, resolveModelSlot } from "./harness-dispatch.js";
 import type { RunContext } from "./run-context.js";
 import { attemptIdFor } from "./step-path.js";
 import { sessionResources } from "./session-resources.js";
@@ -17,28 +18,16 @@ export type StepInvocation = {
   readonly parallel?: { readonly groupPath: string; readonly itemKey: string };
 };
 
-/** Schedules a step path once (a resumed run finds it already scheduled). */
-export async function ensureScheduled(run: RunContext, invocation: Omit<StepInvocation, "expressions" | "step"> & { readonly step: LwirStep }): Promise<void> {
-  if (run.log.folder.step(invocation.stepPath) !== undefined) return;
-  await run.log.append([
-    {
-      type: "StepScheduled",
-      payload: {
-        stepPath: invocation.stepPath,
-        stepId: invocation.step.id,
-        uses: invocation.step.uses,
-        visitIndex: invocation.visitIndex,
-        ...(invocation.parallel === undefined ? {} : { parallel: invocation.parallel }),
-      },
-    },
-  ]);
-}
-
 /**
  * Executes one step path to a committed output: reuses a completed one, resumes an in-flight
  * attempt on the same attempt number (its harness session replays what it recorded), retries
  * retriable failures up to `retry.maxAttempts`, runs the fixer for `code.run`, and throws a
  * StepFailure when the step cannot complete.
+ *
+ * Each attempt holds one of the run's `maxConcurrentSteps` slots from `StepAttemptStarted` to its
+ * `StepCompleted`/`StepFailed` (the fixer runs inside it; a retry's backoff does not hold one), and
+ * has its own cancellation node: cancelled, the attempt records `StepFailed` (cause `timeout` or
+ * `cancelled`) and ends the sessions it left open as failed with the same error.
  */
 export async function runStep(run: RunContext, invocation: StepInvocation): Promise<CommittedOutput> {
   const { step, stepPath } = invocation;
@@ -47,38 +36,128 @@ export async function runStep(run: RunContext, invocation: StepInvocation): Prom
   const maxAttempts = step.retry?.maxAttempts ?? 1;
   let state = run.log.folder.step(stepPath);
   if (state?.status === "failed" && state.error !== undefined && (!state.error.retriable || state.attempts >= maxAttempts)) {
-    throw new StepFailure(state.error.causeCode ?? "step_failed", stepPath, state.error);
+    throw recordedFailure(run, stepPath, state.error);
   }
   for (;;) {
-    if (run.signal.aborted) throw abortFailure(run, stepPath);
-    state = run.log.folder.step(stepPath);
-    const resuming = state?.status === "running";
-    const attempt = resuming ? state!.attempts : (state?.attempts ?? 0) + 1;
-    if (!resuming) {
-      const attemptEvent = { type: "StepAttemptStarted" as const, payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt) } };
-      if (state === undefined) {
+    if (run.cancellation.cancelled) throw abortFailure(run, stepPath);
+    const release = await acquireSlot(run, stepPath);
+    let outcome: AttemptOutcome;
+    let attempt: number;
+    const attemptRun: RunContext = { ...run, cancellation: run.cancellation.child() };
+    try {
+      state = run.log.folder.step(stepPath);
+      const resuming = state?.status === "running";
+      attempt = resuming ? state!.attempts : (state?.attempts ?? 0) + 1;
+      if (!resuming) {
+        const attemptEvent = { type: "StepAttemptStarted" as const, payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt) } };
         // Scheduling and the first attempt are not result boundaries: one batch.
-        await run.log.append([
-          {
-            type: "StepScheduled",
-            payload: { stepPath, stepId: step.id, uses: step.uses, visitIndex: invocation.visitIndex, ...(invocation.parallel === undefined ? {} : { parallel: invocation.parallel }) },
-          },
-          attemptEvent,
-        ]);
-      } else {
-        await run.log.append([attemptEvent]);
+        await run.log.append(
+          state === undefined
+            ? [
+                {
+                  type: "StepScheduled",
+                  payload: { stepPath, stepId: step.id, uses: step.uses, visitIndex: invocation.visitIndex, ...(invocation.parallel === undefined ? {} : { parallel: invocation.parallel }) },
+                },
+                attemptEvent,
+              ]
+            : [attemptEvent],
+        );
       }
+      const attemptStartedSequence = run.log.folder.step(stepPath)!.attemptStartedSequence ?? 0;
+      outcome = await attemptStep({ run: attemptRun, invocation, attempt, attemptStartedSequence });
+      if (outcome.kind === "completed") return outcome.committed;
+      const reason = attemptRun.cancellation.reason;
+      // Halted: stop as a killed process would, recording nothing more.
+      if (reason?.kind === "halt") throw abortFailure(attemptRun, stepPath);
+      const cancelledBy = reason?.kind === "failure" ? { cancelledBy: reason.primary } : {};
+      const sessionsEnded = reason === undefined ? [] : await openSessionsEnded(run, { stepPath, attempt, attemptStartedSequence, error: outcome.error });
+      await run.log.appendAny([
+        ...sessionsEnded,
+        {
+          type: "StepFailed",
+          payload: { stepPath, stepId: step.id, attempt, error: outcome.error, ...(outcome.fixedSource === undefined ? {} : { fixedSource: outcome.fixedSource }), ...cancelledBy },
+        },
+      ]);
+    } finally {
+      attemptRun.cancellation.dispose();
+      release();
     }
-    const attemptStartedSequence = run.log.folder.step(stepPath)!.attemptStartedSequence ?? 0;
-    const outcome = await attemptStep({ run, invocation, attempt, attemptStartedSequence });
-    if (outcome.kind === "completed") return outcome.committed;
     const error = outcome.error;
-    await run.log.append([
-      { type: "StepFailed", payload: { stepPath, stepId: step.id, attempt, error, ...(outcome.fixedSource === undefined ? {} : { fixedSource: outcome.fixedSource }) } },
-    ]);
     if (!error.retriable || attempt >= maxAttempts) throw new StepFailure(error.causeCode ?? "step_failed", stepPath, error);
     await backoff(run, step, attempt, stepPath);
   }
+}
+
+/** One of the run's step slots; a cancellation while waiting ends the wait (the slot, once granted, is handed on). */
+async function acquireSlot(run: RunContext, stepPath: string): Promise<() => void> {
+  const immediate = run.stepSlots.tryAcquire();
+  if (immediate !== undefined) return immediate;
+  const granted = run.stepSlots.acquire();
+  try {
+    return await raceAbort(run, stepPath, granted);
+  } catch (error) {
+    void granted.then((release) => release());
+    throw error;
+  }
+}
+
+/**
+ * The recorded terminal failure of a step path, as a StepFailure. A step that was cancelled
+ * because another step failed (or failed on its own after that) recorded that failure as
+ * `cancelledBy`: resuming, the list fails with it again, whichever of its steps it meets first.
+ */
+function recordedFailure(run: RunContext, stepPath: string, error: StepErrorPayload): StepFailure {
+  const cancelledBy = recordedCancellation(run, stepPath);
+  if (cancelledBy !== undefined) return new CancelledStepFailure(stepPath, error, cancelledBy);
+  return new StepFailure(error.causeCode ?? "step_failed", stepPath, error);
+}
+
+/** A step attempt that ended because another step of its list had failed: carries that failure. */
+export class CancelledStepFailure extends StepFailure {
+  constructor(
+    stepPath: string,
+    error: StepErrorPayload,
+    readonly primary: PrimaryFailure,
+  ) {
+    super(error.causeCode ?? "cancelled", stepPath, error);
+  }
+}
+
+function recordedCancellation(run: RunContext, stepPath: string): PrimaryFailure | undefined {
+  const events = run.log.stored();
+  // Only a resumed run that was failing gets here: scanning back to the step's last StepFailed is rare.
+  for (let index = events.length - 1; index >= 0; index -= 1) {
+    const event = events[index]!;
+    if (event.type !== "StepFailed") continue;
+    const payload = event.payload as StepFailedPayload;
+    if (payload.stepPath === stepPath) return payload.cancelledBy;
+  }
+  return undefined;
+}
+
+/**
+ * `harness.session.failed` for the sessions of a cancelled attempt that were started and never
+ * ended (the step's and its fixer's), so a cancelled session reads as ended, with the cancel
+ * error, rather than as still in flight.
+ */
+async function openSessionsEnded(
+  run: RunContext,
+  options: { readonly stepPath: string; readonly attempt: number; readonly attemptStartedSequence: number; readonly error: StepErrorPayload },
+): Promise<{ readonly type: string; readonly payload: unknown }[]> {
+  const { stepPath, attempt } = options;
+  const keys = [`step:${stepPath}@${attemptIdFor(attempt)}`, `fix:${stepPath}@${attemptIdFor(attempt)}`];
+  const sessionIds = new Set(keys.map((sessionKey) => harnessSessionId({ runId: run.runId, sessionKey })));
+  const events = await run.log.harnessSink({ stepPath, afterSequence: options.attemptStartedSequence }).list();
+  const open = new Set<string>();
+  for (const event of events) {
+    const sessionId = (event.payload as { sessionId?: string }).sessionId;
+    if (sessionId === undefined || !sessionIds.has(sessionId)) continue;
+    if (event.type === "harness.session.started") open.add(sessionId);
+    else if (event.type === "harness.session.completed" || event.type === "harness.session.failed") open.delete(sessionId);
+  }
+  const { name, message, code, causeCode, retriable } = options.error;
+  const error = { name, message, ...(code === undefined ? {} : { code }), ...(causeCode === undefined ? {} : { causeCode }), retriable };
+  return [...open].map((sessionId) => ({ type: "harness.session.failed", payload: { runId: run.runId, sessionId, stepPath, error } }));
 }
 
 type AttemptOutcome =
@@ -120,7 +199,7 @@ async function attemptStep(options: {
       // re-execute more than the one in-flight call after a crash.
       directStep: step.uses === "tool.call" || step.uses === "decision",
     });
-    result = await run.stepSlots.run(() => dispatchToHarness(run, { kind: "execute_step", step: resolvedStep, stepInput, stepContext: { stepPath, visitIndex } }, ctx));
+    result = await dispatchToHarness(run, { kind: "execute_step", step: resolvedStep, stepInput, stepContext: { stepPath, visitIndex } }, ctx);
     if (result.kind !== "execute_step") throw new Error(`The worker harness answered an execute_step task with a "${result.kind}" result.`);
   } catch (error) {
     if (error instanceof StepFailure) return { kind: "failed", error: error.error };
@@ -164,7 +243,7 @@ async function runFixer(options: {
       attemptStartedSequence: options.attemptStartedSequence,
     });
     const task = { kind: "fix_step" as const, step: options.resolvedStep, stepInput: options.stepInput, originalAttemptError: toErrorEnvelope(options.originalError), priorFixAttempts: 0 };
-    const result = await run.stepSlots.run(() => dispatchToHarness(run, task, ctx));
+    const result = await dispatchToHarness(run, task, ctx);
     if (result.kind !== "fix_step") throw new Error(`The harness answered a fix_step task with a "${result.kind}" result.`);
     fixedSource = result.fixedSource;
     const committed = await commitStepOutput({ run, step, stepPath, attempt, output: result.output, artifactRefs: [], fixedSource });
@@ -225,16 +304,16 @@ export async function backoff(run: RunContext, step: LwirStep, attempt: number, 
   if (policy === undefined) return;
   const delay = Math.min(policy.initialMs * policy.factor ** (attempt - 1), policy.maxMs);
   if (delay <= 0) return;
+  if (run.cancellation.cancelled) throw abortFailure(run, stepPath);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
-      run.signal.removeEventListener("abort", onAbort);
+      remove();
       resolve();
     }, delay);
-    const onAbort = (): void => {
+    const remove = run.cancellation.onCancel(() => {
       clearTimeout(timer);
       reject(abortFailure(run, stepPath));
-    };
-    run.signal.addEventListener("abort", onAbort, { once: true });
+    });
   });
 }
 

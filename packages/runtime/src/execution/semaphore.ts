@@ -10,12 +10,23 @@ export class Semaphore {
     return this.peak;
   }
 
+  /** A slot now, or `undefined` when all are held (nothing is queued). */
+  tryAcquire(): (() => void) | undefined {
+    if (this.active >= this.limit) return undefined;
+    this.take();
+    return this.releaser();
+  }
+
   async acquire(): Promise<() => void> {
     if (this.active < this.limit) {
       this.take();
     } else {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
+    return this.releaser();
+  }
+
+  private releaser(): () => void {
     let released = false;
     return () => {
       if (released) return;
