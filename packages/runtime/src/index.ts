@@ -35,5 +35,11 @@ export {
   type RunFailedCauseCode,
   type RunFailedErrorOptions,
 } from "./errors/run-failed-error.js";
-export { RunInputMismatchError, RunLogCorruptError, WorkflowVersionIntegrityError, WorkflowVersionMismatchError } from "./errors/run-integrity-errors.js";
+export {
+  RunCapabilityDriftError,
+  RunInputMismatchError,
+  RunLogCorruptError,
+  WorkflowVersionIntegrityError,
+  WorkflowVersionMismatchError,
+} from "./errors/run-integrity-errors.js";
 export { InvalidRunOptionsError, MissingModelSlotError, SchedulingDeadlockError } from "./errors/runtime-config-errors.js";

@@ -43,3 +43,21 @@ export class WorkflowVersionIntegrityError extends LittleWorkflowError {
     );
   }
 }
+
+/**
+ * Resuming a run with other capabilities (tools, model slots, harness) than it started with.
+ * Refused before anything is written, like a mismatched input: the run stays resumable and
+ * continues once it is given the capabilities it was started with.
+ */
+export class RunCapabilityDriftError extends LittleWorkflowError {
+  readonly changes: readonly string[];
+
+  constructor(options: { readonly runId: string; readonly changes: readonly string[] }) {
+    super(
+      "runtime.capability_drift",
+      `Run ${options.runId} was started with other capabilities: ${options.changes.join("; ")}. Nothing was written: resume it with the tools, model slots and harness it started with, or start a new run id to use the new ones.`,
+      { details: { runId: options.runId, changes: [...options.changes] } },
+    );
+    this.changes = options.changes;
+  }
+}

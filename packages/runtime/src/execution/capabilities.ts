@@ -1,5 +1,6 @@
 import { sha256Digest } from "@little-stack/canonical";
 import type { ResolvedModel, ToolRegistry } from "@little-stack/harness";
+import { RunCapabilityDriftError } from "../errors/run-integrity-errors.js";
 import type { RunCapabilities } from "../events/runtime-event-types.js";
 
 /** What this process offers the run: tool descriptor digests, model slots and the harness id. */
@@ -35,4 +36,15 @@ export function capabilityDrift(stored: RunCapabilities, current: RunCapabilitie
     for (const name of Object.keys(after)) if (!Object.hasOwn(before, name)) lines.push(`${kind} "${name}" was added`);
   }
   return lines;
+}
+
+/**
+ * Throws `RunCapabilityDriftError` when a resumed run is given other capabilities than it pinned
+ * at start. Called before the resume writes anything, so the mistake costs nothing: the same
+ * command with the right tools, models and harness resumes the run.
+ */
+export function requireSameCapabilities(options: { readonly runId: string; readonly pinned: RunCapabilities; readonly current: RunCapabilities }): void {
+  if (options.pinned.digest === options.current.digest) return;
+  const changes = capabilityDrift(options.pinned, options.current);
+  if (changes.length > 0) throw new RunCapabilityDriftError({ runId: options.runId, changes });
 }

@@ -13,7 +13,7 @@ import { counterLoop } from "../__fixtures__/loop-workflows.js";
 import { countingTools } from "../__fixtures__/test-tools.js";
 import { lwirDocument, versionOf } from "../__fixtures__/workflows.js";
 import type { RunFailedError } from "../errors/run-failed-error.js";
-import { RunInputMismatchError } from "../errors/run-integrity-errors.js";
+import { RunCapabilityDriftError, RunInputMismatchError } from "../errors/run-integrity-errors.js";
 import { executeWorkflowVersion } from "./execute-workflow-version.js";
 
 const loop = lwirDocument({ steps: counterLoop({ until: 4, maxVisits: 6 }), tools: ["increment", "echo"] });
@@ -52,19 +52,33 @@ describe("resume after a crash", () => {
     expect((error as RunInputMismatchError).code).toBe("runtime.run_input_mismatch");
   });
 
-  it("fails with capability_drift when a tool's descriptor changed since the run started", async () => {
+  it("refuses a resume whose tool descriptor changed without writing anything; the right tools then resume the run", async () => {
     const world = memoryWorld();
-    const { registry } = countingTools();
+    const { registry, calls } = countingTools();
     await expect(
       executeWorkflowVersion({ world: crashingWorld(world, 6), workflowVersion: versionOf(loop), input: { n: 0 }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-drift" }),
     ).rejects.toThrow(/simulated crash/);
+    const recorded = (await world.listEvents("run-drift")).length;
     const changed = createToolRegistry({
       increment: tool({ description: "Adds TWO to n.", inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => ({ n: n + 2 }) }),
       echo: registry.get("echo"),
     });
-    const error = (await executeWorkflowVersion({ world, workflowVersion: versionOf(loop), input: { n: 0 }, tools: changed, workerHarness: createFakeWorkerHarness(), runId: "run-drift" }).catch((caught: unknown) => caught)) as RunFailedError;
-    expect(error.causeCode).toBe("capability_drift");
-    expect(error.message).toContain('tool "increment" changed');
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const error = await executeWorkflowVersion({ world, workflowVersion: versionOf(loop), input: { n: 0 }, tools: changed, workerHarness: createFakeWorkerHarness(), runId: "run-drift" }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RunCapabilityDriftError);
+      expect((error as RunCapabilityDriftError).code).toBe("runtime.capability_drift");
+      expect((error as Error).message).toContain('tool "increment" changed');
+      expect((await world.listEvents("run-drift")).length).toBe(recorded);
+    }
+    const reference = await executeWorkflowVersion({ world: memoryWorld(), workflowVersion: versionOf(loop), input: { n: 0 }, tools: countingTools().registry, workerHarness: createFakeWorkerHarness(), runId: "run-ref" });
+    const succeeded = (events: readonly { type: string }[]) => events.filter((event) => event.type === "harness.tool_call.succeeded").length;
+    const recordedCalls = succeeded(await world.listEvents("run-drift"));
+    const callsBefore = calls.length;
+    const resumed = await executeWorkflowVersion({ world, workflowVersion: versionOf(loop), input: { n: 0 }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-drift" });
+    expect(resumed.status).toBe("completed");
+    expect(resumed.output).toEqual(reference.output);
+    // Only the calls the crash had not recorded ran (the refused attempts ran none).
+    expect(calls.length - callsBefore).toBe(succeeded(reference.events) - recordedCalls);
   });
 
   it("checks artifact hashes on resume: a tampered output artifact is an integrity error", async () => {
