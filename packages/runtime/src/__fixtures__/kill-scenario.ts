@@ -10,9 +10,10 @@ import { codeFiles, lwirDocument } from "./workflows.js";
 /**
  * The workflow the kill-and-resume tests run in child processes: a seed tool call, a decision
  * loop (bump/check), a parallel group (tool + ai.generate per branch), a code.run step and a
- * final tool call. Every tool call appends `tool <callId> <pid>` to a log file and every model call
- * is an HTTP request to the parent's loopback server, so the parent can count executions across
- * processes.
+ * final tool call. Every tool call appends `begin <callId> <pid>` when it starts and
+ * `tool <callId> <pid>` when it has run to a log file, and every model call is an HTTP request to
+ * the parent's loopback server, so the parent can count executions (and calls in flight at a
+ * kill) across processes.
  */
 export function killScenarioWorkflow(options: { readonly realCode?: boolean } = {}) {
   const text = { mode: "text" } as const;
@@ -61,6 +62,88 @@ export function killScenarioWorkflow(options: { readonly realCode?: boolean } = 
   return lwirDocument({ steps, tools: ["record", "bump"], models: ["writer"] });
 }
 
+/**
+ * The second kill scenario: independent work side by side. A decision loop (bump/check, then
+ * settle), a step waiting for the loop (tally), two independent branches (a tool then ai.generate;
+ * a tool then code.run) and a parallel group (tool + ai.generate per branch) all start at once;
+ * `final` joins them. Several steps are in flight at almost any kill.
+ */
+export function sideBySideWorkflow(options: { readonly realCode?: boolean } = {}) {
+  const text = { mode: "text" } as const;
+  const object = { mode: "object", schema: { type: "object" } } as const;
+  const counter = { mode: "object", schema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } } as const;
+  const steps = [
+    { id: "seed", uses: "tool.call", with: { tool: "record", args: { label: "seed", value: "{{ input.start }}" } }, output: object },
+    { id: "bump", uses: "tool.call", needs: ["seed"], maxVisits: 6, with: { tool: "bump", args: { n: "{{ coalesce(steps.bump.lastOutput.n, steps.seed.output.value) }}" } }, output: counter },
+    { id: "check", uses: "decision", needs: ["bump"], maxVisits: 6, with: { cases: [{ when: "{{ steps.bump.lastOutput.n < input.until }}", to: "bump" }], default: "settle" } },
+    { id: "settle", uses: "tool.call", with: { tool: "record", args: { label: "settle", value: "{{ steps.bump.lastOutput.n }}" } }, output: object },
+    { id: "tally", uses: "tool.call", needs: ["bump"], with: { tool: "record", args: { label: "tally", value: "{{ len(steps.bump.allVisits) }}" } }, output: object },
+    { id: "pick", uses: "tool.call", with: { tool: "record", args: { label: "pick", value: "amber" } }, output: object },
+    { id: "describePick", uses: "ai.generate", needs: ["pick"], with: { model: "writer", prompt: "Describe {{ steps.pick.output.value }}" }, output: text },
+    { id: "measure", uses: "tool.call", with: { tool: "record", args: { label: "measure", value: 7 } }, output: object },
+    { id: "compute", uses: "code.run", needs: ["measure"], with: { entrypoint: "main.js", files: codeFiles(options.realCode === true ? realCode : '// OUTPUT: {"computed":true}'), sandbox: { network: "deny" } }, output: object },
+    {
+      id: "fan",
+      uses: "parallel",
+      with: {
+        items: "{{ input.items }}",
+        itemKey: "{{ item }}",
+        cardinality: { kind: "matches_items" },
+        maxBranches: 10,
+        maxConcurrency: 2,
+        failureMode: "fail_fast",
+        fanIn: { order: "input", output: "array" },
+      },
+      steps: [
+        { id: "work", uses: "tool.call", with: { tool: "record", args: { label: "work", value: "{{ item }}" } }, output: object },
+        { id: "describe", uses: "ai.generate", needs: ["work"], with: { model: "writer", prompt: "Describe {{ steps.work.output.value }}" }, output: text },
+      ],
+      output: {
+        mode: "array",
+        schema: { type: "array", items: { type: "object", properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, artifacts: { type: "array" } }, required: ["itemKey", "status", "artifacts"] } },
+      },
+    },
+    {
+      id: "final",
+      uses: "tool.call",
+      needs: ["settle", "tally", "describePick", "compute", "fan"],
+      with: {
+        tool: "record",
+        args: {
+          label: "final",
+          value: { settled: "{{ steps.settle.output.value }}", tally: "{{ steps.tally.output.value }}", pick: "{{ steps.describePick.output }}", computed: "{{ steps.compute.output.computed }}", fan: "{{ steps.fan.output }}" },
+        },
+      },
+      output: object,
+    },
+  ] as LwirStep[];
+  return lwirDocument({ steps, tools: ["record", "bump"], models: ["writer"] });
+}
+
+/**
+ * Each kill scenario: its workflow, its input, how long each tool call takes (long enough in the
+ * side-by-side one for kills to land with several calls in flight), and the subject of each
+ * `ai.generate` step path (what its prompt describes).
+ */
+export const killScenarios = {
+  loop: {
+    workflow: killScenarioWorkflow,
+    input: { start: 0, until: 4, items: ["red", "green", "blue"] },
+    delayMs: 3,
+    subjects: ["red", "green", "blue"],
+    subjectOfStep: (stepPath: string): string | undefined => /^fan\[([^\]]+)\]/.exec(stepPath)?.[1],
+  },
+  "side-by-side": {
+    workflow: sideBySideWorkflow,
+    input: { start: 0, until: 3, items: ["red", "green", "blue"] },
+    delayMs: 20,
+    subjects: ["amber", "red", "green", "blue"],
+    subjectOfStep: (stepPath: string): string | undefined => (stepPath === "describePick" ? "amber" : /^fan\[([^\]]+)\]/.exec(stepPath)?.[1]),
+  },
+} as const;
+
+export type KillScenarioName = keyof typeof killScenarios;
+
 // For the default workflowHarness: real JavaScript in the sandbox, calling a host tool.
 const realCode = [
   "export async function run({ input, tools }) {",
@@ -87,6 +170,7 @@ export function scenarioTools(options: ScenarioOptions) {
       description: "Records a labelled value.",
       inputSchema: z.object({ label: z.string(), value: z.unknown() }),
       execute: async ({ label, value }, { toolCallId }) => {
+        log(`begin ${toolCallId}`);
         await sleep(options.delayMs);
         log(`tool ${toolCallId}`);
         return { label, value: value ?? null };
@@ -96,6 +180,7 @@ export function scenarioTools(options: ScenarioOptions) {
       description: "Adds one to n.",
       inputSchema: z.object({ n: z.number() }),
       execute: async ({ n }, { toolCallId }) => {
+        log(`begin ${toolCallId}`);
         if (options.hangAtN === n && options.markerFile !== undefined) {
           if (!existsSync(options.markerFile)) {
             writeFileSync(options.markerFile, String(process.pid));

@@ -10,8 +10,8 @@ export type ChildRun = {
   readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 };
 
-export function spawnKillChild(args: readonly string[], options: { readonly modelURL: string; readonly harness?: "fake" | "default" }): ChildRun {
-  const env = { ...process.env, KILL_CHILD_HARNESS: options.harness ?? "fake", KILL_CHILD_MODEL_URL: options.modelURL };
+export function spawnKillChild(args: readonly string[], options: { readonly modelURL: string; readonly harness?: "fake" | "default"; readonly scenario?: string }): ChildRun {
+  const env = { ...process.env, KILL_CHILD_HARNESS: options.harness ?? "fake", KILL_CHILD_MODEL_URL: options.modelURL, KILL_CHILD_SCENARIO: options.scenario ?? "loop" };
   const child = spawn(process.execPath, ["--conditions=@little-stack/source", "--import", "tsx", childFile, ...args], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";

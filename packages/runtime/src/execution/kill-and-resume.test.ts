@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LoopbackOpenAIServer } from "@little-stack/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScenarioModelServer, subjectOf } from "../__fixtures__/kill-scenario.js";
+import { killScenarios, startScenarioModelServer, subjectOf, type KillScenarioName } from "../__fixtures__/kill-scenario.js";
 import { spawnKillChild } from "../__fixtures__/spawn-kill-child.js";
 import type { EventRecord } from "../events/runtime-event-types.js";
 
@@ -79,7 +79,7 @@ describe("kill-mid-loop replay (real child process, SIGKILL)", () => {
     const bumpKeys = events
       .filter((event) => event.type === "harness.tool_call.succeeded" && payloadOf<{ toolName: string }>(event).toolName === "bump")
       .map((event) => payloadOf<{ callId: string }>(event).callId);
-    for (const key of bumpKeys) expect(lines.filter((line) => line.key === key)).toHaveLength(1);
+    for (const key of bumpKeys) expect(lines.filter((line) => line.kind === "tool" && line.key === key)).toHaveLength(1);
     expect(events.at(-1)!.type).toBe("RunCompleted");
   }, 60_000);
 });
@@ -109,17 +109,22 @@ describe("one writer per run (real child process)", () => {
 describe("kill-and-resume at random points (real child processes, SIGKILL)", () => {
   const kills = Number(process.env.RUNTIME_KILL_COUNT ?? 6);
   const harnesses = (process.env.RUNTIME_KILL_HARNESS ?? "default,fake").split(",") as ("default" | "fake")[];
+  const scenarioNames = (process.env.RUNTIME_KILL_SCENARIOS ?? "loop,side-by-side").split(",") as KillScenarioName[];
+  const cases = scenarioNames.flatMap((scenarioName) => harnesses.map((harness) => [scenarioName, harness] as const));
 
-  it.each(harnesses)(`%s harness: completes with the uninterrupted output after ${kills} random kills, never repeating a recorded tool or model call`, async (harness) => {
+  it.each(cases)(`%s scenario, %s harness: completes with the uninterrupted output after ${kills} random kills, never repeating a recorded tool or model call`, async (scenarioName, harness) => {
+    const scenario = killScenarios[scenarioName];
+    const child = (args: readonly string[]) => spawnKillChild(args, { modelURL: modelServer.baseURL, harness, scenario: scenarioName });
     const folder = mkdtempSync(join(tmpdir(), "runtime-kill-random-"));
     const referenceRequestsFrom = modelServer.requestCount;
-    const reference = child([join(folder, "reference"), join(folder, "reference.log"), "run-reference", "3"], harness);
+    const delay = String(scenario.delayMs);
+    const reference = child([join(folder, "reference"), join(folder, "reference.log"), "run-reference", delay]);
     const referenceRun = await reference.done;
     expect(referenceRun.code, referenceRun.stderr).toBe(0);
     const expected = JSON.parse(referenceRun.stdout) as unknown;
     const referenceLines = logLines(join(folder, "reference.log")).length;
-    // Uninterrupted, each branch's ai.generate is exactly one request to the server.
-    expect(modelServer.requests.slice(referenceRequestsFrom).map(subjectOf).sort()).toEqual(["blue", "green", "red"]);
+    // Uninterrupted, each ai.generate step is exactly one request to the server.
+    expect(modelServer.requests.slice(referenceRequestsFrom).map(subjectOf).sort()).toEqual([...scenario.subjects].sort());
 
     let seed = 12_345;
     const random = (): number => {
@@ -132,11 +137,13 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
     let inFlightReexecutions = 0;
     let modelRequests = 0;
     let inFlightModelRequestsAgain = 0;
-    const summary: string[] = [];
-    for (let scenario = 0; killed < kills; scenario += 1) {
-      const dataDir = join(folder, `data-${scenario}`);
-      const logFile = join(folder, `calls-${scenario}.log`);
-      const runId = `run-kill-${scenario}`;
+    /** Kills that landed while two or more tool calls of the killed process were running. */
+    let killsWithCallsInFlight = 0;
+    let mostCallsInFlight = 0;
+    for (let scenarioIndex = 0; killed < kills; scenarioIndex += 1) {
+      const dataDir = join(folder, `data-${scenarioIndex}`);
+      const logFile = join(folder, `calls-${scenarioIndex}.log`);
+      const runId = `run-kill-${scenarioIndex}`;
       /**
        * What was recorded when each process died: recorded tool call ids, model step paths, and how
        * many requests the model server had received by then.
@@ -146,7 +153,7 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
       let output: unknown;
       for (let round = 0; output === undefined; round += 1) {
         runs += 1;
-        const run = child([dataDir, logFile, runId, "3"], harness);
+        const run = child([dataDir, logFile, runId, delay]);
         const pid = run.child.pid!;
         const tryKill = killed < kills && round < 4;
         if (tryKill) {
@@ -171,6 +178,11 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
             models: new Set(events.filter((event) => event.type === "harness.model.responded").map((event) => String(payloadOf<{ stepPath?: string }>(event).stepPath))),
             requestsSoFar: modelServer.requestCount,
           });
+          const ownLines = logLines(logFile).filter((line) => line.pid === pid);
+          const finished = new Set(ownLines.filter((line) => line.kind === "tool").map((line) => line.key));
+          const inFlight = ownLines.filter((line) => line.kind === "begin" && !finished.has(line.key)).length;
+          if (inFlight >= 2) killsWithCallsInFlight += 1;
+          mostCallsInFlight = Math.max(mostCallsInFlight, inFlight);
           continue;
         }
         expect(result.code, result.stderr).toBe(0);
@@ -181,6 +193,9 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
       const events = await readEvents(dataDir, runId);
       const completedPaths = events.filter((event) => event.type === "StepCompleted").map((event) => payloadOf<{ stepPath: string }>(event).stepPath);
       expect(new Set(completedPaths).size).toBe(completedPaths.length);
+      // Every step that was in flight at a kill resumed on its attempt: no step needed a second one.
+      const attempts = events.filter((event) => event.type === "StepAttemptStarted").map((event) => payloadOf<{ stepPath: string; attempt: number }>(event));
+      for (const attempt of attempts) expect(attempt.attempt, `${attempt.stepPath} attempt`).toBe(1);
       const lines = logLines(logFile);
       const pids = [...recordedAtKill.map((entry) => entry.pid)];
       // Any execution by a later process of a call that an earlier process had already recorded is a repeat.
@@ -193,22 +208,21 @@ describe("kill-and-resume at random points (real child processes, SIGKILL)", () 
         // Every request the server received after this process died came from a later process.
         const laterSubjects = modelServer.requests.slice(atKill.requestsSoFar).map(subjectOf);
         for (const stepPath of atKill.models) {
-          const subject = /^fan\[([^\]]+)\]/.exec(stepPath)?.[1];
+          const subject = scenario.subjectOfStep(stepPath);
           expect(subject, `model step path ${stepPath}`).toBeDefined();
           expect(laterSubjects.includes(subject), `model call of ${stepPath} repeated after kill ${index}`).toBe(false);
         }
       }
       const subjects = modelServer.requests.slice(requestsFrom).map(subjectOf);
-      expect(new Set(subjects)).toEqual(new Set(["red", "green", "blue"]));
+      expect(new Set(subjects)).toEqual(new Set(scenario.subjects));
       modelRequests += subjects.length;
-      inFlightModelRequestsAgain += subjects.length - 3;
+      inFlightModelRequestsAgain += subjects.length - scenario.subjects.length;
       const toolLines = lines.filter((line) => line.kind === "tool");
       inFlightReexecutions += toolLines.length - new Set(toolLines.map((line) => line.key)).size;
-      summary.push(`${runId}: ${recordedAtKill.length} kills, ${events.length} events`);
     }
     console.log(
-      `kill-and-resume (${harness} harness): ${killed} kills over ${runs} processes, ${completedRuns} completed runs, ${inFlightReexecutions} in-flight tool calls re-executed under their call id; ${modelRequests} model requests to the loopback server for ${completedRuns * 3} ai.generate steps (${inFlightModelRequestsAgain} in-flight requests sent again)`,
+      `kill-and-resume (${scenarioName} scenario, ${harness} harness): ${killed} kills over ${runs} processes, ${completedRuns} completed runs, ${killsWithCallsInFlight} kills with 2 or more tool calls in flight (at most ${mostCallsInFlight}); ${inFlightReexecutions} in-flight tool calls re-executed under their call id; ${modelRequests} model requests to the loopback server for ${completedRuns * scenario.subjects.length} ai.generate steps (${inFlightModelRequestsAgain} in-flight requests sent again)`,
     );
     expect(killed).toBe(kills);
-  }, 1_800_000);
+  }, 3_600_000);
 });
