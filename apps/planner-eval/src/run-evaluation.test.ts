@@ -5,7 +5,7 @@ import { startLoopbackOpenAIServer, type LoopbackOpenAIServer, type LoopbackResp
 import type { WorkflowDefinition } from "@little-stack/workflow";
 import { afterEach, describe, expect, it } from "vitest";
 import { addressBatchPlayer, basketInCurrencyPlayer, coverLetterReviewPlayer, secondDraft, ticketTriagePlayer } from "./__fixtures__/reference-players.js";
-import { plannerUsage, scriptedModelPlayer, workerUsage, type DefinitionPlayer } from "./__fixtures__/scripted-model-player.js";
+import { plannerUsage, playerRequest, scriptedModelPlayer, workerUsage, type DefinitionPlayer } from "./__fixtures__/scripted-model-player.js";
 import { allDefinitions } from "./all-definitions.js";
 import { addressBatch } from "./definitions/address-batch.js";
 import { basketInCurrency } from "./definitions/basket-in-currency.js";
@@ -109,7 +109,7 @@ describe("runEvaluation against a loopback OpenAI-compatible server with a scrip
         const planning = body.tools?.some((entry) => entry.function.name === "submit_workflow") === true;
         if (planning && !body.messages.some((message) => message.role === "tool")) {
           // First submission: a model slot the workflow does not have, and no output mode.
-          const lwir = good.plan("support.triage") as { steps: Record<string, unknown>[] };
+          const lwir = good.plan("support.triage", playerRequest(request)) as { steps: Record<string, unknown>[] };
           return { toolCalls: [{ toolName: "submit_workflow", args: { lwir: { ...lwir, steps: [{ ...lwir.steps[0], with: { model: "gpt-9", prompt: "Route it." }, output: undefined }] } } }], usage: plannerUsage };
         }
         if (planning) return scriptedModelPlayer([good])(request, 0);

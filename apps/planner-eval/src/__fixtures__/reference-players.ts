@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import type { WorkflowDefinition } from "@little-stack/workflow";
+import { codeFile, document, sandbox, strictObject, type Definitions } from "./reference-plan-parts.js";
 import { jsonAnswer, plannerUsage, workerUsage, type DefinitionPlayer, type PlayerRequest } from "./scripted-model-player.js";
 
 /**
@@ -7,27 +6,6 @@ import { jsonAnswer, plannerUsage, workerUsage, type DefinitionPlayer, type Play
  * so the eval's own machinery (planning, running, counting, checking, the report) is tested
  * end to end without a model. Plans are complete documents (schemas, hashes, permissions).
  */
-
-type Definitions = ReadonlyMap<string, WorkflowDefinition<any, any>>;
-
-function codeFile(content: string) {
-  return { content, sha256: `sha256:${createHash("sha256").update(content, "utf8").digest("hex")}` };
-}
-
-function document(workflow: WorkflowDefinition<any, any>, body: { models: string[]; tools: string[]; steps: unknown[] }) {
-  return {
-    apiVersion: "littleworkflow.dev/v0.1",
-    kind: "Workflow",
-    metadata: { name: workflow.id, description: workflow.description },
-    input: { schema: workflow.inputSchema },
-    output: { schema: workflow.outputSchema },
-    permissions: { models: body.models, tools: body.tools },
-    steps: body.steps,
-  };
-}
-
-const strictObject = (properties: Record<string, unknown>) => ({ type: "object", properties, required: Object.keys(properties), additionalProperties: false });
-const sandbox = { network: "deny", env: "deny", fs: "deny" };
 
 export function ticketTriagePlayer(definitions: Definitions): DefinitionPlayer {
   const id = "support.triage";

@@ -10,7 +10,8 @@ import { chatRequestParts, type ChatRequestParts, type LoopbackRequest, type Loo
 export type DefinitionPlayer = {
   /** The workflow ids this player plans (looked for in the planner brief). */
   readonly workflowIds: readonly string[];
-  plan(workflowId: string): Record<string, unknown>;
+  /** The LWIR to submit; `request` is the planner's (an outer-loop cycle's brief carries the supervisor's note). */
+  plan(workflowId: string, request: PlayerRequest): Record<string, unknown>;
   /** A worker step's answer, or undefined when the request is not this definition's. */
   answer?(request: PlayerRequest): ScriptedTurn | undefined;
   orchestrate?(request: PlayerRequest): ScriptedTurn;
@@ -84,7 +85,7 @@ export function scriptedModelPlayer(players: readonly DefinitionPlayer[]): Loopb
       const ids = players.flatMap((player) => player.workflowIds.map((id) => ({ id, player }))).sort((a, b) => b.id.length - a.id.length);
       const match = ids.find(({ id }) => asked.userText.includes(`"${id}"`)) ?? ids.find(({ id }) => asked.userText.includes(id));
       if (match === undefined) return undefined;
-      return { toolCalls: [{ toolName: "submit_workflow", args: { lwir: match.player.plan(match.id) } }], usage: plannerUsage };
+      return { toolCalls: [{ toolName: "submit_workflow", args: { lwir: match.player.plan(match.id, asked) } }], usage: plannerUsage };
     }
     if (offered.includes("plan_workflow")) return players.find((player) => player.orchestrate !== undefined)?.orchestrate!(asked);
     if (offered.includes("try_fix")) return players.find((player) => player.fix !== undefined)?.fix!(asked);

@@ -60,6 +60,7 @@ export const addressBatch: EvalDefinition = {
     input: { addresses: expected.map((entry) => entry.raw) },
   }),
   check: (output) => {
+    if (!isRecord(output) || !Array.isArray(output.subRuns)) return verdict([`expected an orchestration outcome, got ${JSON.stringify(output)}`]);
     const outcome = output as OrchestrationOutcome;
     const problems: (string | undefined)[] = [
       outcome.plannedVersions !== 1 ? `planned ${outcome.plannedVersions} versions, expected exactly 1` : undefined,
