@@ -61,6 +61,11 @@ export type StepAttemptStartedPayload = {
   readonly stepId: string;
   readonly attempt: number;
   readonly attemptId: string;
+  /**
+   * When the attempt started (ISO-8601). The event is an announcement, committed with the next
+   * result, so its own `recordedAt` is that commit's time: this is the time a timeline needs.
+   */
+  readonly startedAt?: string;
 };
 
 export type ArtifactCreatedPayload = {

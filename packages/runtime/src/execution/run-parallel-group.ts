@@ -45,7 +45,7 @@ export async function runParallelGroup(options: {
     const resuming = state?.status === "running";
     const attempt = resuming ? state!.attempts : (state?.attempts ?? 0) + 1;
     if (!resuming) {
-      const attemptEvent = { type: "StepAttemptStarted" as const, payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt) } };
+      const attemptEvent = { type: "StepAttemptStarted" as const, payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt), startedAt: new Date().toISOString() } };
       await run.log.append(
         state === undefined ? [{ type: "StepScheduled", payload: { stepPath, stepId: step.id, uses: step.uses, visitIndex: options.visitIndex } }, attemptEvent] : [attemptEvent],
       );

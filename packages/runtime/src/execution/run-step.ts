@@ -49,7 +49,7 @@ export async function runStep(run: RunContext, invocation: StepInvocation): Prom
       const resuming = state?.status === "running";
       attempt = resuming ? state!.attempts : (state?.attempts ?? 0) + 1;
       if (!resuming) {
-        const attemptEvent = { type: "StepAttemptStarted" as const, payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt) } };
+        const attemptEvent = { type: "StepAttemptStarted" as const, payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt), startedAt: new Date().toISOString() } };
         // Scheduling and the first attempt are not result boundaries: one batch.
         await run.log.append(
           state === undefined
