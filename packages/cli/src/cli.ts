@@ -6,12 +6,26 @@ import { ReplayCommand } from "./commands/replay-command.js";
 import { ReportCommand } from "./commands/report-command.js";
 import { RunCommand } from "./commands/run-command.js";
 import { RunsCommand } from "./commands/runs-command.js";
+import { SubmitCommand } from "./commands/submit-command.js";
+import { WorkerCommand } from "./commands/worker-command.js";
+import { WorldRunsCommand } from "./commands/world-runs-command.js";
 import { ValidateCommand } from "./commands/validate-command.js";
 import { type ExitCode, exitCodes } from "./exit-codes.js";
 import { exitForError } from "./exit-for-error.js";
 
 /** Every command of `little`, one file each under commands/. New commands are added here. */
-export const commands: readonly CommandClass<CliContext>[] = [ValidateCommand, RunCommand, EventsCommand, ReplayCommand, ReportCommand, RunsCommand];
+export const commands: readonly CommandClass<CliContext>[] = [
+  ValidateCommand,
+  RunCommand,
+  EventsCommand,
+  ReplayCommand,
+  ReportCommand,
+  RunsCommand,
+  // A fleet on a PostgreSQL world (issue 17): `little runs --world …` is WorldRunsCommand.
+  SubmitCommand,
+  WorkerCommand,
+  WorldRunsCommand,
+];
 
 export type RunCliOptions = Partial<CliContext>;
 
