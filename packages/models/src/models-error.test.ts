@@ -12,7 +12,7 @@ describe("errors of @little-stack/models", () => {
     expect(Object.keys(usageError)).not.toContain(brand.toString());
   });
 
-  it("is() recognises any branded error, optionally by code, and nothing else", () => {
+  it("is() recognises errors of its class (any copy of the package), optionally by code, and nothing else", () => {
     const registryError = new InvalidModelRegistryError({ key: "a/b", field: "checkedAt", problem: "is bad", fix: "Fix it." });
     expect(ModelsError.is(usageError)).toBe(true);
     expect(ModelsError.is(registryError, "models.invalid_registry_entry")).toBe(true);
@@ -20,9 +20,14 @@ describe("errors of @little-stack/models", () => {
     expect(ModelsError.is(new Error("plain"))).toBe(false);
     expect(ModelsError.is({ code: "models.invalid_usage" })).toBe(false);
     expect(ModelsError.is(null)).toBe(false);
-    // A brand set by another copy of the package (the symbol is registered, not module-local).
+    // Brand and lineage set by another copy of the package (the symbols are registered, not module-local).
     const foreign = Object.defineProperty(new Error("x"), Symbol.for("@little-stack/little-workflow-error"), { value: true });
+    expect(ModelsError.is(foreign)).toBe(false); // branded, but not of this class
+    Object.defineProperty(foreign, Symbol.for("@little-stack/little-workflow-error.lineage"), { value: ["InvalidModelUsageError", "ModelsError"] });
     expect(ModelsError.is(foreign)).toBe(true);
+    expect(InvalidModelUsageError.is(foreign)).toBe(true);
+    expect(InvalidModelRegistryError.is(foreign)).toBe(false);
+    expect(InvalidModelRegistryError.is(usageError)).toBe(false);
   });
 
   it("have the shape of LittleWorkflowError: name, code, details, cause", () => {

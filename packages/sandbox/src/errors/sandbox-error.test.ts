@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SandboxTimeoutError } from "./limit-errors.js";
+import { SandboxOutOfMemoryError, SandboxTimeoutError } from "./limit-errors.js";
 import { SandboxError } from "./sandbox-error.js";
 
 describe("SandboxError", () => {
@@ -15,5 +15,12 @@ describe("SandboxError", () => {
     expect(SandboxError.is(error, "sandbox.timeout")).toBe(true);
     expect(SandboxError.is(error, "sandbox.out_of_memory")).toBe(false);
     expect(SandboxError.is(new Error("plain"))).toBe(false);
+  });
+
+  it("is() on a subclass narrows to that subclass and refuses its siblings", () => {
+    const error: unknown = new SandboxTimeoutError("too slow", { details: { timeoutMs: 5 } });
+    expect(SandboxTimeoutError.is(error)).toBe(true);
+    expect(SandboxOutOfMemoryError.is(error)).toBe(false);
+    if (SandboxTimeoutError.is(error)) expect(error.code).toBe("sandbox.timeout");
   });
 });
