@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { fileWriteError } from "./world-errors.js";
 
 /**
  * Replaces `path` with `data` so that a reader (or a restart after a kill) sees either the old
@@ -15,7 +16,9 @@ export async function writeFileDurably(options: {
 }): Promise<void> {
   const folder = dirname(options.path);
   const temporary = join(folder, `.tmp-${process.pid}-${randomBytes(6).toString("hex")}-${basename(options.path)}`);
-  const handle = await open(temporary, "wx", 0o644);
+  const handle = await open(temporary, "wx", 0o644).catch((error: unknown) => {
+    throw fileWriteError(options.path, error);
+  });
   try {
     try {
       await handle.writeFile(options.data);
@@ -26,9 +29,11 @@ export async function writeFileDurably(options: {
     await rename(temporary, options.path);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
-    throw error;
+    throw fileWriteError(options.path, error);
   }
-  if (options.sync) await syncFolder(folder);
+  if (options.sync) await syncFolder(folder).catch((error: unknown) => {
+    throw fileWriteError(folder, error);
+  });
 }
 
 /** fsync of a directory makes renames and unlinks inside it durable. */

@@ -21,6 +21,7 @@ export { memoryWorld, type MemoryWorldOptions } from "./memory-world.js";
 export { eventIdFor } from "./event-envelope.js";
 export {
   DataDirNotWritableError,
+  DataDirWriteError,
   DurabilityNotAppliedError,
   InvalidDataDirError,
   InvalidIdentifierError,

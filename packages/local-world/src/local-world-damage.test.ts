@@ -5,6 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import { afterAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { spawnFixture } from "./__fixtures__/child-process.js";
 import { localWorld } from "./local-world.js";
 
@@ -234,6 +235,47 @@ describe("localWorld: data dirs it cannot use", () => {
       const error = await caught(() => localWorld({ dataDir, readOnly }));
       expect(LittleWorkflowError.is(error, "world.invalid_data_dir"), String(error)).toBe(true);
       expect((error as Error).message).toContain(`${join(dataDir, "events", "events.db")} is a directory`);
+    }
+  });
+});
+
+describe("localWorld on a full disk", () => {
+  it("names a failed artifact or event write, leaves no temp file and keeps what was stored", async () => {
+    // A real full file system: a 1 MiB tmpfs (the tests run as root, as CI does).
+    const mountPoint = freshDir();
+    mkdirSync(mountPoint);
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]);
+    try {
+      const dataDir = join(mountPoint, "data");
+      const world = localWorld({ dataDir });
+      await world.appendEvents("run-1", { type: "RunStarted", payload: {} });
+      const kept = await world.writeArtifact({ runId: "run-1", stepPath: "a", name: "small.txt", text: "kept" });
+      const artifactError = await caught(() => world.writeArtifact({ runId: "run-1", stepPath: "a", name: "big.bin", bytes: new Uint8Array(2 * 1024 * 1024) }));
+      expect(LittleWorkflowError.is(artifactError, "world.data_dir_write_failed"), String(artifactError)).toBe(true);
+      expect((artifactError as Error).message).toContain("ENOSPC");
+      expect((artifactError as Error).message).toContain(join(dataDir, "artifacts"));
+      const leftovers = (folder: string) => readdirSync(folder).filter((name) => name.startsWith(".tmp-"));
+      expect([...leftovers(join(dataDir, "artifacts")), ...leftovers(join(dataDir, "artifacts", "blobs"))]).toEqual([]);
+      // Fill what is left, then an append fails by name and stores nothing.
+      const filler = join(mountPoint, "filler");
+      try {
+        execFileSync("dd", ["if=/dev/zero", `of=${filler}`, "bs=4k"], { stdio: "ignore" });
+      } catch {
+        // dd stops with ENOSPC: the disk is full now.
+      }
+      const appendError = await caught(async () => {
+        for (let index = 0; index < 200; index += 1) await world.appendEvents("run-1", { type: "StepCompleted", payload: { index, text: "x".repeat(4000) } });
+      });
+      expect(LittleWorkflowError.is(appendError, "world.event_log_unavailable"), String(appendError)).toBe(true);
+      expect((appendError as Error).message).toMatch(/SQLITE_FULL/);
+      const stored = await world.listEvents("run-1");
+      expect(stored.map((event) => event.sequence)).toEqual(stored.map((_, index) => index + 1));
+      expect(await world.readArtifactText(kept.id)).toBe("kept");
+      rmSync(filler);
+      await world.appendEvents("run-1", { type: "RunCompleted", payload: {} });
+      await world.close();
+    } finally {
+      execFileSync("umount", [mountPoint]);
     }
   });
 });

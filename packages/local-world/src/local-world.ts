@@ -1,3 +1,4 @@
+import { LittleWorkflowError } from "@little-stack/canonical";
 import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { mkdir, readFile, rm, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -16,7 +17,7 @@ import { removeStaleTempFiles } from "./stale-temp-files.js";
 import { openSqliteEventLog } from "./sqlite-event-log.js";
 import { type SqliteRunLocks, sqliteRunLocks } from "./sqlite-run-locks.js";
 import type { ArtifactManifest, RunLock, StoredArtifact, World, WorldPaths } from "./world.js";
-import { DataDirNotWritableError, UnknownRunError, WorldClosedError, WorldReadOnlyError } from "./world-errors.js";
+import { DataDirNotWritableError, DataDirWriteError, UnknownRunError, WorldClosedError, WorldReadOnlyError } from "./world-errors.js";
 import { resolveDataDir, resolveMaxConcurrentSteps } from "./world-options.js";
 import { worldPaths } from "./world-paths.js";
 
@@ -249,7 +250,7 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
         await writeOwnerFile({ runId, owner });
       } catch (error) {
         locks.release(runId, owner.token);
-        throw new DataDirNotWritableError(join(paths.locks, runId), error);
+        throw LittleWorkflowError.is(error) ? error : new DataDirNotWritableError(join(paths.locks, runId), error);
       }
       let released = false;
       const lost = new AbortController();
@@ -332,7 +333,8 @@ function ensureWritableFolder(folder: string): void {
     makeFolders(folder);
     accessSync(folder, constants.W_OK);
   } catch (error) {
-    throw new DataDirNotWritableError(folder, explainUnwritable(folder, error));
+    const reason = explainUnwritable(folder, error);
+    throw (reason as { code?: unknown }).code === "ENOSPC" ? new DataDirWriteError(folder, reason) : new DataDirNotWritableError(folder, reason);
   }
 }
 

@@ -7,7 +7,7 @@ import { type HeadReading, type RunHead, RunHeads } from "./run-heads.js";
 import { checkDatabaseFile } from "./sqlite-file-check.js";
 import { synchronousLevel, type Durability } from "./durability.js";
 import type { EventEnvelope, RunSummary } from "./world.js";
-import { DurabilityNotAppliedError, WorldReadOnlyError } from "./world-errors.js";
+import { DurabilityNotAppliedError, fileWriteError, WorldReadOnlyError } from "./world-errors.js";
 
 /** The SQLite half of `localWorld()`: the event log and the run-lock table, in `events.db`. */
 export type SqliteEventLog = {
@@ -183,7 +183,12 @@ export function openSqliteEventLog(options: {
     if (cached !== undefined) return cached;
     // The run's first append on this connection: its commit record must agree with the log, or
     // the append would write over a history the log lost (and then record the loss as sound).
-    const reading = heads.prepare(runId);
+    let reading: HeadReading;
+    try {
+      reading = heads.prepare(runId);
+    } catch (error) {
+      throw fileWriteError(heads.pathOf(runId), error);
+    }
     const last = lastSequence.get(runId) ?? 0;
     requireLogReachesHead(runId, reading, last);
     return last + 1;

@@ -52,6 +52,32 @@ export class WorldReadOnlyError extends LittleWorkflowError {
   }
 }
 
+/**
+ * Writing a file of the data dir failed for want of room or because the device failed (ENOSPC,
+ * EDQUOT, EIO, EFBIG). The write left nothing behind: its temp file was removed, and what the
+ * file held before is unchanged.
+ */
+export class DataDirWriteError extends LittleWorkflowError {
+  readonly path: string;
+
+  constructor(path: string, cause: unknown) {
+    super(
+      "world.data_dir_write_failed",
+      `Could not write ${path} (${describeFileSystemError(cause)}). Nothing of it was stored and what was there is unchanged; free space on that device (or fix it) and try again — a run resumes where it stopped.`,
+      { cause, details: { path, code: (cause as { code?: unknown } | null)?.code } },
+    );
+    this.path = path;
+  }
+}
+
+/** The named error for a failed write of `path`: full or failing device, or no permission. */
+export function fileWriteError(path: string, error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENOSPC" || code === "EDQUOT" || code === "EIO" || code === "EFBIG") return new DataDirWriteError(path, error);
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS") return new DataDirNotWritableError(path, error);
+  return error;
+}
+
 /** A run id, outer-loop id or artifact id that is malformed (and could escape the data dir). */
 export class InvalidIdentifierError extends LittleWorkflowError {
   constructor(kind: string, value: unknown, rule: string) {
