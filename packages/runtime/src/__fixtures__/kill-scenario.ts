@@ -5,7 +5,7 @@ import { startLoopbackOpenAIServer, type LoopbackOpenAIServer, type LoopbackRequ
 import { tool } from "ai";
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { z } from "zod";
-import { codeFiles, lwirDocument } from "./workflows.js";
+import { codeFiles, fanInSchema, lwirDocument } from "./workflows.js";
 
 /**
  * The workflow the kill-and-resume tests run in child processes: a seed tool call, a decision
@@ -16,7 +16,6 @@ import { codeFiles, lwirDocument } from "./workflows.js";
  * kill) across processes.
  */
 export function killScenarioWorkflow(options: { readonly realCode?: boolean } = {}) {
-  const text = { mode: "text" } as const;
   const object = { mode: "object", schema: { type: "object" } } as const;
   const steps = [
     { id: "seed", uses: "tool.call", with: { tool: "record", args: { label: "seed", value: "{{ input.start }}" } }, output: object },
@@ -29,27 +28,7 @@ export function killScenarioWorkflow(options: { readonly realCode?: boolean } = 
       output: { mode: "object", schema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } },
     },
     { id: "check", uses: "decision", needs: ["bump"], maxVisits: 6, with: { cases: [{ when: "{{ steps.bump.lastOutput.n < input.until }}", to: "bump" }], default: "fan" } },
-    {
-      id: "fan",
-      uses: "parallel",
-      with: {
-        items: "{{ input.items }}",
-        itemKey: "{{ item }}",
-        cardinality: { kind: "matches_items" },
-        maxBranches: 10,
-        maxConcurrency: 2,
-        failureMode: "fail_fast",
-        fanIn: { order: "input", output: "array" },
-      },
-      steps: [
-        { id: "work", uses: "tool.call", with: { tool: "record", args: { label: "work", value: "{{ item }}" } }, output: object },
-        { id: "describe", uses: "ai.generate", needs: ["work"], with: { model: "writer", prompt: "Describe {{ steps.work.output.value }}" }, output: text },
-      ],
-      output: {
-        mode: "array",
-        schema: { type: "array", items: { type: "object", properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, artifacts: { type: "array" } }, required: ["itemKey", "status", "artifacts"] } },
-      },
-    },
+    describedItems(),
     { id: "compute", uses: "code.run", needs: ["fan"], with: { entrypoint: "main.js", files: codeFiles(options.realCode === true ? realCode : '// OUTPUT: {"computed":true}'), sandbox: { network: "deny" } }, output: object },
     {
       id: "final",
@@ -82,27 +61,7 @@ export function sideBySideWorkflow(options: { readonly realCode?: boolean } = {}
     { id: "describePick", uses: "ai.generate", needs: ["pick"], with: { model: "writer", prompt: "Describe {{ steps.pick.output.value }}" }, output: text },
     { id: "measure", uses: "tool.call", with: { tool: "record", args: { label: "measure", value: 7 } }, output: object },
     { id: "compute", uses: "code.run", needs: ["measure"], with: { entrypoint: "main.js", files: codeFiles(options.realCode === true ? realCode : '// OUTPUT: {"computed":true}'), sandbox: { network: "deny" } }, output: object },
-    {
-      id: "fan",
-      uses: "parallel",
-      with: {
-        items: "{{ input.items }}",
-        itemKey: "{{ item }}",
-        cardinality: { kind: "matches_items" },
-        maxBranches: 10,
-        maxConcurrency: 2,
-        failureMode: "fail_fast",
-        fanIn: { order: "input", output: "array" },
-      },
-      steps: [
-        { id: "work", uses: "tool.call", with: { tool: "record", args: { label: "work", value: "{{ item }}" } }, output: object },
-        { id: "describe", uses: "ai.generate", needs: ["work"], with: { model: "writer", prompt: "Describe {{ steps.work.output.value }}" }, output: text },
-      ],
-      output: {
-        mode: "array",
-        schema: { type: "array", items: { type: "object", properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, artifacts: { type: "array" } }, required: ["itemKey", "status", "artifacts"] } },
-      },
-    },
+    describedItems(),
     {
       id: "final",
       uses: "tool.call",
@@ -143,6 +102,29 @@ export const killScenarios = {
 } as const;
 
 export type KillScenarioName = keyof typeof killScenarios;
+
+/** The scenarios' parallel group `fan`: per item, a tool call, then an ai.generate describing it. */
+function describedItems(): LwirStep {
+  const object = { mode: "object", schema: { type: "object" } } as const;
+  return {
+    id: "fan",
+    uses: "parallel",
+    with: {
+      items: "{{ input.items }}",
+      itemKey: "{{ item }}",
+      cardinality: { kind: "matches_items" },
+      maxBranches: 10,
+      maxConcurrency: 2,
+      failureMode: "fail_fast",
+      fanIn: { order: "input", output: "array" },
+    },
+    steps: [
+      { id: "work", uses: "tool.call", with: { tool: "record", args: { label: "work", value: "{{ item }}" } }, output: object },
+      { id: "describe", uses: "ai.generate", needs: ["work"], with: { model: "writer", prompt: "Describe {{ steps.work.output.value }}" }, output: { mode: "text" } },
+    ],
+    output: { mode: "array", schema: fanInSchema },
+  } as LwirStep;
+}
 
 // For the default workflowHarness: real JavaScript in the sandbox, calling a host tool.
 const realCode = [

@@ -28,3 +28,13 @@ export function versionOf(lwir: LwirDocument): WorkflowVersionLike {
 export function codeFiles(content: string): Record<string, { content: string; sha256: string }> {
   return { "main.js": { content, sha256: sha256DigestOfBytes(content) } };
 }
+
+/** The output schema of a parallel step's fan-in (every entry's envelope, completed or failed). */
+export const fanInSchema = {
+  type: "array",
+  items: {
+    type: "object",
+    properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, error: {}, artifacts: { type: "array" } },
+    required: ["itemKey", "status", "artifacts"],
+  },
+};

@@ -6,19 +6,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { crashingWorld } from "../__fixtures__/crashing-world.js";
 import { createFakeWorkerHarness } from "../__fixtures__/fake-worker-harness.js";
-import { lwirDocument, versionOf } from "../__fixtures__/workflows.js";
+import { fanInSchema, lwirDocument, versionOf } from "../__fixtures__/workflows.js";
 import type { RunFailedError } from "../errors/run-failed-error.js";
 import { replayRun } from "../run-state/replay-run.js";
 import { executeWorkflowVersion } from "./execute-workflow-version.js";
 
-const fanInSchema = {
-  type: "array",
-  items: {
-    type: "object",
-    properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, error: {}, artifacts: { type: "array" } },
-    required: ["itemKey", "status", "artifacts"],
-  },
-};
 
 /** A tool that records how many calls are in flight at once and can be told to fail. */
 function gaugedTools() {

@@ -5,21 +5,13 @@ import { describe, expect, it } from "vitest";
 import { crashingWorld } from "../__fixtures__/crashing-world.js";
 import { createFakeWorkerHarness } from "../__fixtures__/fake-worker-harness.js";
 import { concurrencyTools, countingTools } from "../__fixtures__/test-tools.js";
-import { lwirDocument, versionOf } from "../__fixtures__/workflows.js";
+import { fanInSchema, lwirDocument, versionOf } from "../__fixtures__/workflows.js";
 import type { RunFailedError } from "../errors/run-failed-error.js";
 import type { EventRecord } from "../events/runtime-event-types.js";
 import { executeWorkflowVersion } from "./execute-workflow-version.js";
 
 const object = { mode: "object", schema: { type: "object" } } as const;
 const counter = { mode: "object", schema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } } as const;
-const fanInSchema = {
-  type: "array",
-  items: {
-    type: "object",
-    properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, error: {}, artifacts: { type: "array" } },
-    required: ["itemKey", "status", "artifacts"],
-  },
-};
 
 const work = (id: string, options: { together?: number; needs?: string[] } = {}): LwirStep =>
   ({

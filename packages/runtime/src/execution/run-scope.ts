@@ -319,21 +319,6 @@ function loopHoldersOf(steps: readonly LwirStep[], dependents: Map<string, strin
   return holders;
 }
 
-/** The step and every step it needs, directly or not. */
-function upstreamOf(start: string, needsOf: Map<string, readonly string[]>): Set<string> {
-  const seen = new Set<string>([start]);
-  const queue = [start];
-  while (queue.length > 0) {
-    for (const next of needsOf.get(queue.shift()!) ?? []) {
-      if (!seen.has(next)) {
-        seen.add(next);
-        queue.push(next);
-      }
-    }
-  }
-  return seen;
-}
-
 /**
  * The run (or branch) output when the terminal step did not run: the last visit of the last
  * completed non-decision step in LWIR order among those no other completed non-decision step
@@ -349,31 +334,33 @@ function lastCompletedOf(steps: readonly LwirStep[], outputsById: ReadonlyMap<st
 
 /** A back-edge: the chosen step and every step downstream of it (through needs) run again. */
 function requeueDownstream(start: string, slots: Map<string, Slot>, dependents: Map<string, string[]>, deciders: Map<string, string[]>): Set<string> {
-  const seen = new Set<string>([start]);
-  const queue = [start];
-  while (queue.length > 0) {
-    const id = queue.shift()!;
+  const requeued = downstreamOf(start, dependents);
+  for (const id of requeued) {
     const slot = slots.get(id)!;
     // A step still running finishes its visit first, then runs again.
     if (slot.status === "running") slot.requeued = true;
     else slot.status = "pending";
     if (deciders.has(id)) slot.activated = false;
-    for (const next of dependents.get(id) ?? []) {
-      if (!seen.has(next)) {
-        seen.add(next);
-        queue.push(next);
-      }
-    }
   }
-  return seen;
+  return requeued;
 }
 
 /** The step and every step that needs it, directly or not. */
-function downstreamOf(start: string, dependents: Map<string, string[]>): Set<string> {
+function downstreamOf(start: string, dependents: ReadonlyMap<string, readonly string[]>): Set<string> {
+  return reachableFrom(start, dependents);
+}
+
+/** The step and every step it needs, directly or not. */
+function upstreamOf(start: string, needsOf: ReadonlyMap<string, readonly string[]>): Set<string> {
+  return reachableFrom(start, needsOf);
+}
+
+/** `start` and everything reachable from it along `edges`. */
+function reachableFrom(start: string, edges: ReadonlyMap<string, readonly string[]>): Set<string> {
   const seen = new Set<string>([start]);
   const queue = [start];
   while (queue.length > 0) {
-    for (const next of dependents.get(queue.shift()!) ?? []) {
+    for (const next of edges.get(queue.shift()!) ?? []) {
       if (!seen.has(next)) {
         seen.add(next);
         queue.push(next);
