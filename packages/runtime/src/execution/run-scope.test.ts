@@ -147,6 +147,44 @@ describe("a terminal failure outside parallel groups", () => {
   });
 });
 
+describe("a failure beside a parallel group in flight", () => {
+  const beside = (): LwirStep[] =>
+    [
+      {
+        id: "fan",
+        uses: "parallel",
+        retry: { maxAttempts: 3 },
+        with: { items: "{{ input.items }}", itemKey: "{{ item }}", cardinality: { kind: "matches_items" }, maxBranches: 10, maxConcurrency: 2, failureMode: "fail_fast", fanIn: { order: "input", output: "array" } },
+        steps: [{ id: "wait", uses: "tool.call", with: { tool: "hang", args: { name: "{{ item }}" } }, output: object }],
+        output: { mode: "array", schema: fanInSchema },
+      },
+      { id: "boom", uses: "tool.call", retry: { maxAttempts: 2 }, with: { tool: "fail", args: { name: "boom", whenStarted: "y" } }, output: object },
+      work("join", { needs: ["fan", "boom"] }),
+    ] as LwirStep[];
+  const groupRecords = (events: readonly EventRecord[]) => events.filter((event) => ["ParallelBranchFailed", "ParallelGroupFailed"].includes(event.type) || (event.type === "StepFailed" && payloadOf<{ stepPath: string }>(event).stepPath === "fan"));
+
+  it("cancels the group's branches (the group neither fails nor retries), and a resume before RunFailed fails the same way", async () => {
+    const reference = (await run({ world: memoryWorld(), steps: beside(), tools: concurrencyTools().registry, runId: "run-beside", input: { items: ["x", "y"] } }).catch((caught: unknown) => caught)) as RunFailedError;
+    expect([reference.causeCode, reference.failedStepPath]).toEqual(["step_failed", "boom"]);
+    const events = reference.result!.events;
+    for (const path of ["fan[x].wait", "fan[y].wait"]) {
+      const failed = events.find((event) => event.type === "StepFailed" && payloadOf<{ stepPath: string }>(event).stepPath === path)!;
+      expect(failed.payload, path).toMatchObject({ error: { causeCode: "cancelled" }, cancelledBy: { failedStepPath: "boom" } });
+    }
+    expect(groupRecords(events)).toEqual([]);
+    // Crash before RunFailed: resuming meets the branches' cancellations first; they name boom,
+    // which is not a step of their branch, so the group passes them up instead of failing (and
+    // retrying) itself.
+    const inner = memoryWorld();
+    await expect(run({ world: crashingWorld(inner, events.length - 1), steps: beside(), tools: concurrencyTools().registry, runId: "run-beside", input: { items: ["x", "y"] } })).rejects.toThrow(/simulated crash/);
+    const second = concurrencyTools();
+    const resumed = (await run({ world: inner, steps: beside(), tools: second.registry, runId: "run-beside", input: { items: ["x", "y"] } }).catch((caught: unknown) => caught)) as RunFailedError;
+    expect([resumed.causeCode, resumed.failedStepPath]).toEqual(["step_failed", "boom"]);
+    expect(second.gauge.started).toEqual([]);
+    expect(groupRecords(await inner.listEvents("run-beside"))).toEqual([]);
+  });
+});
+
 describe("a failure of the scheduler itself, with steps in flight", () => {
   const overshooting = (): LwirStep[] =>
     [

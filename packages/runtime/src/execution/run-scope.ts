@@ -132,11 +132,20 @@ export async function runScope(scope: ScopeInvocation): Promise<ScopeOutcome> {
       return;
     }
     if (failure !== undefined || fatal !== undefined) return;
-    // Resuming a list that was failing: a step cancelled by that failure names it.
-    failure = error instanceof CancelledStepFailure ? new StepFailure(error.primary.causeCode, error.primary.failedStepPath, error.primary.error) : error;
+    // Resuming a list that was failing: a step cancelled by that failure names it. A failure of
+    // this list (or of a step inside it) is this list's failure; one from outside (a branch
+    // cancelled because a step beside its parallel group failed) goes up as the cancellation it is.
+    if (error instanceof CancelledStepFailure) {
+      const origin = error.primary.failedStepPath;
+      const ours = scope.prefix === "" || origin === undefined || origin.startsWith(`${scope.prefix}.`);
+      failure = ours ? new StepFailure(error.primary.causeCode, origin, error.primary.error) : error;
+    } else {
+      failure = error;
+    }
+    const primary = failure instanceof CancelledStepFailure ? failure.primary : undefined;
     cancellation.cancel({
       kind: "failure",
-      primary: { causeCode: failure.causeCode, ...(failure.failedStepPath === undefined ? {} : { failedStepPath: failure.failedStepPath }), error: failure.error },
+      primary: primary ?? { causeCode: failure.causeCode, ...(failure.failedStepPath === undefined ? {} : { failedStepPath: failure.failedStepPath }), error: failure.error },
     });
   };
 
