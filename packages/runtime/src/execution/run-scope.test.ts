@@ -263,6 +263,20 @@ describe("graphs: loops, decisions and independent steps side by side", () => {
     expect(result.output).toEqual({ seen: 3, aside: true });
   });
 
+  it("two loops back to one step, each holding the other's steps, go ahead in LWIR order instead of waiting forever", async () => {
+    const steps = [
+      { id: "t", uses: "tool.call", maxVisits: 4, with: { tool: "increment", args: { n: "{{ coalesce(steps.t.lastOutput.n, 0) }}" } }, output: counter },
+      { id: "d1", uses: "decision", needs: ["t"], maxVisits: 4, with: { cases: [{ when: "{{ steps.t.lastOutput.n < 2 }}", to: "t" }], default: "end" } },
+      { id: "x", uses: "tool.call", needs: ["t"], maxVisits: 4, with: { tool: "echo", args: { n: "{{ steps.t.lastOutput.n }}" } }, output: object },
+      { id: "d2", uses: "decision", needs: ["x"], maxVisits: 4, with: { cases: [{ when: "{{ steps.x.lastOutput.n < 0 }}", to: "t" }], default: "end" } },
+    ] as LwirStep[];
+    const result = await run({ world: memoryWorld(), steps, tools: concurrencyTools().registry, runId: "run-two-loops" });
+    // d1 is held by d2's loop and x by d1's: with nothing else left, d1 (first in LWIR order) goes
+    // ahead, loops back once, then ends its path, which drops x (waiting for its loop) and d2.
+    expect(completedPaths(result.events)).toEqual(["t.visit[0]", "d1.visit[0]", "t.visit[1]", "d1.visit[1]"]);
+    expect(result.output).toEqual({ n: 2 });
+  });
+
   it('"end" drops what follows the decision and lets independent work finish', async () => {
     const { registry, gauge } = concurrencyTools();
     const world = memoryWorld();

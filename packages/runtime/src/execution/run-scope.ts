@@ -100,10 +100,12 @@ export async function runScope(scope: ScopeInvocation): Promise<ScopeOutcome> {
   const loopHolders = loopHoldersOf(steps, dependents, ids);
   const heldBy = new Map<string, string[]>();
   for (const [held, holders] of loopHolders) for (const holder of holders) heldBy.set(holder, [...(heldBy.get(holder) ?? []), held]);
-  const runnable = (step: LwirStep): boolean => {
+  // Steps whose loop holds are lifted until they next start (see the idle case below).
+  const released = new Set<string>();
+  const runnable = (step: LwirStep, options: { readonly ignoreHolds?: boolean } = {}): boolean => {
     const slot = slots.get(step.id)!;
     if (slot.status !== "pending" || !needsDone(step)) return false;
-    if ((loopHolders.get(step.id) ?? []).some((holder) => !settled(holder))) return false;
+    if (options.ignoreHolds !== true && !released.has(step.id) && (loopHolders.get(step.id) ?? []).some((holder) => !settled(holder))) return false;
     if (slot.activated) return true;
     return (upstreamDeciders.get(step.id) ?? []).every(settled);
   };
@@ -172,6 +174,7 @@ export async function runScope(scope: ScopeInvocation): Promise<ScopeOutcome> {
       ...(scope.item === undefined ? {} : { item: scope.item.value }),
     };
     slot.status = "running";
+    released.delete(step.id);
     inFlight += 1;
     const index = indexOf.get(step.id)!;
     const work =
@@ -276,6 +279,15 @@ export async function runScope(scope: ScopeInvocation): Promise<ScopeOutcome> {
         dropUnreachable(steps, slots, deciders, ids);
         for (const [id, slot] of slots) if (slot.status === "pending") consider(id);
         if (steps.some((step) => runnable(step))) continue;
+        // Loops that hold each other's steps (two decisions looping back to one step along
+        // different paths) would wait forever: with nothing else left, the first such step in
+        // LWIR order goes ahead — a choice made from the recorded state alone, so a resume makes it too.
+        const heldBack = steps.find((step) => runnable(step, { ignoreHolds: true }));
+        if (heldBack !== undefined) {
+          released.add(heldBack.id);
+          consider(heldBack.id);
+          continue;
+        }
         const waiting = steps.filter((candidate) => slots.get(candidate.id)!.status === "pending").map((candidate) => candidate.id);
         if (waiting.length > 0) {
           const error = new SchedulingDeadlockError({ scope: scope.scopeName, waiting });
