@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LittleWorkflowError } from "@little-stack/canonical";
@@ -127,6 +127,22 @@ describe("startWorker", () => {
     const invalid = { ...version, lwir: { ...version.lwir, steps: [] } };
     await expect(submitWorkflow({ world: submitter, workflowVersion: invalid, input: fleetInput(1) })).rejects.toThrow(/not valid/);
     expect(await submitter.listSubmissions()).toEqual([]);
+  });
+
+  it("lets the runtime run directly on a PostgreSQL world (no worker) and resume a finished run without executing anything again", async () => {
+    const world = deployment()();
+    const logFile = join(root, `direct-${counter}.log`);
+    const tools = fleetTools({ logFile });
+    const first = await executeWorkflowVersion({ world, workflowVersion: fleetWorkflowVersion(), input: fleetInput(4), runId: "run-direct", tools });
+    const executions = readFileSync(logFile, "utf8").split("\n").filter(Boolean).length;
+    expect(executions).toBe(5);
+    expect(first.output).toEqual(await uninterrupted(4));
+    const events = await world.listEvents("run-direct");
+    const again = await executeWorkflowVersion({ world, workflowVersion: fleetWorkflowVersion(), input: fleetInput(4), runId: "run-direct", tools });
+    expect(again.output).toEqual(first.output);
+    expect((await world.listEvents("run-direct")).length).toBe(events.length);
+    expect((await world.getRun("run-direct"))?.lastEventType).toBe("RunCompleted");
+    expect(readFileSync(logFile, "utf8").split("\n").filter(Boolean).length).toBe(executions);
   });
 
   it("refuses a world without a run queue, naming what to use", () => {
