@@ -74,10 +74,12 @@ RETURNING recorded_at`;
     return rows.map((row) => {
       // Every event read is checked against its id: a row edited behind the world's back is refused.
       const expected = eventIdFor({ runId, sequence: row.sequence, type: row.type, payloadJson: row.payload });
-      if (expected !== row.event_id) {
+      if (expected !== row.event_id || !isJson(row.payload)) {
         throw new EventLogCorruptError(
           `${database.target} (${events})`,
-          `event ${row.sequence} of run "${runId}" does not hash to its id ${row.event_id} (its type or payload was changed)`,
+          expected !== row.event_id ? `its type or payload no longer hashes to its id ${row.event_id}` : "its payload is not JSON",
+          undefined,
+          { runId, sequence: row.sequence },
         );
       }
       return envelopeOf({ eventId: row.event_id, runId, sequence: row.sequence, type: row.type, recordedAt: row.recorded_at, payloadJson: row.payload });
@@ -202,4 +204,13 @@ RETURNING recorded_at`;
       }));
     },
   };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

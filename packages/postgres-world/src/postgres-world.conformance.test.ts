@@ -36,6 +36,12 @@ describeWorldConformance(
     async tamperArtifact(world, artifactId) {
       await admin.query(`UPDATE ${(world as PostgresWorld).settings.schema}.artifacts SET bytes = 'tampered' WHERE id = $1`, [artifactId]);
     },
+    async tamperEvent(world, { runId, sequence, damage }) {
+      const { schema } = (world as PostgresWorld).settings;
+      const change =
+        damage === "payload" ? `payload = '{"n":99}'` : damage === "type" ? `type = 'StepFailed'` : `payload = '{"n":'`;
+      await admin.query(`UPDATE ${schema}.events SET ${change} WHERE run_id = $1 AND sequence = $2`, [runId, sequence]);
+    },
     async loseRunLock(world, runId) {
       await admin.query(`UPDATE ${(world as PostgresWorld).settings.schema}.runs SET lease_expires_at = clock_timestamp() - interval '1 second' WHERE run_id = $1`, [runId]);
     },
