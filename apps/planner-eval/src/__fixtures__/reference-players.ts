@@ -1,4 +1,4 @@
-import { codeFile, document, sandbox, strictObject, type Definitions } from "./reference-plan-parts.js";
+import { codeFile, referencePlayer, sandbox, strictObject, type Definitions } from "./reference-plan-parts.js";
 import { jsonAnswer, plannerUsage, workerUsage, type DefinitionPlayer, type PlayerRequest } from "./scripted-model-player.js";
 
 /**
@@ -9,24 +9,23 @@ import { jsonAnswer, plannerUsage, workerUsage, type DefinitionPlayer, type Play
 
 export function ticketTriagePlayer(definitions: Definitions): DefinitionPlayer {
   const id = "support.triage";
-  return {
-    workflowIds: [id],
-    plan: () =>
-      document(definitions.get(id)!, {
-        models: ["triage"],
-        tools: [],
-        steps: [
-          {
-            id: "route",
-            uses: "ai.generate",
-            needs: [],
-            with: { model: "triage", prompt: "Route this support ticket to exactly one queue.\nSubject: {{ input.subject }}\n\n{{ input.body }}" },
-            output: { mode: "choice", values: ["billing", "bug", "account_access", "feature_request"] },
-          },
-        ],
-      }),
+  return referencePlayer(definitions, {
+    workflowId: id,
+    models: ["triage"],
+    tools: [],
+    steps: (workflow) => {
+      return [
+        {
+          id: "route",
+          uses: "ai.generate",
+          needs: [],
+          with: { model: "triage", prompt: "Route this support ticket to exactly one queue.\nSubject: {{ input.subject }}\n\n{{ input.body }}" },
+          output: { mode: "choice", values: ["billing", "bug", "account_access", "feature_request"] },
+        },
+      ];
+    },
     answer: (request) => (request.userText.includes("Route this support ticket") ? jsonAnswer(request, "billing") : undefined),
-  };
+  });
 }
 
 const basketCode = `export async function run({ input, tools }) {
@@ -42,25 +41,22 @@ const basketCode = `export async function run({ input, tools }) {
 
 export function basketInCurrencyPlayer(definitions: Definitions): DefinitionPlayer {
   const id = "shop.basket-in-currency";
-  return {
-    workflowIds: [id],
-    plan: () => {
-      const workflow = definitions.get(id)!;
-      return document(workflow, {
-        models: [],
-        tools: ["getExchangeRate", "getPrice"],
-        steps: [
-          {
-            id: "price",
-            uses: "code.run",
-            needs: [],
-            with: { entrypoint: "price.js", files: { "price.js": codeFile(basketCode) }, sandbox },
-            output: { mode: "object", schema: workflow.outputSchema },
-          },
-        ],
-      });
+  return referencePlayer(definitions, {
+    workflowId: id,
+    models: [],
+    tools: ["getExchangeRate", "getPrice"],
+    steps: (workflow) => {
+      return [
+        {
+          id: "price",
+          uses: "code.run",
+          needs: [],
+          with: { entrypoint: "price.js", files: { "price.js": codeFile(basketCode) }, sandbox },
+          output: { mode: "object", schema: workflow.outputSchema },
+        },
+      ];
     },
-  };
+  });
 }
 
 const letterSchema = strictObject({ letter: { type: "string" } });
@@ -72,48 +68,47 @@ export const secondDraft = firstDraft.replace("Dear hiring team,", "Dear Northwi
 
 export function coverLetterReviewPlayer(definitions: Definitions): DefinitionPlayer {
   const id = "careers.cover-letter";
-  return {
-    workflowIds: [id],
-    plan: () =>
-      document(definitions.get(id)!, {
-        models: ["writer", "reviewer"],
-        tools: [],
-        steps: [
-          {
-            id: "draft",
-            uses: "ai.generate",
-            needs: [],
-            maxVisits: 3,
-            with: {
-              model: "writer",
-              prompt:
-                "Write a cover letter of at most {{ input.maxWords }} words for {{ input.candidateName }}, applying to {{ input.company }} for the role {{ input.role }}. Use these facts: {{ input.highlights }}. Reviewer notes on the previous draft: {{ coalesce(steps.review.lastOutput.notes, 'none yet') }}",
-            },
-            output: { mode: "object", schema: letterSchema },
+  return referencePlayer(definitions, {
+    workflowId: id,
+    models: ["writer", "reviewer"],
+    tools: [],
+    steps: (workflow) => {
+      return [
+        {
+          id: "draft",
+          uses: "ai.generate",
+          needs: [],
+          maxVisits: 3,
+          with: {
+            model: "writer",
+            prompt:
+              "Write a cover letter of at most {{ input.maxWords }} words for {{ input.candidateName }}, applying to {{ input.company }} for the role {{ input.role }}. Use these facts: {{ input.highlights }}. Reviewer notes on the previous draft: {{ coalesce(steps.review.lastOutput.notes, 'none yet') }}",
           },
-          {
-            id: "review",
-            uses: "ai.generate",
-            needs: ["draft"],
-            maxVisits: 3,
-            with: {
-              model: "reviewer",
-              prompt: "Review this cover letter for {{ input.company }} ({{ input.role }}): names the company and the role, at most {{ input.maxWords }} words, one concrete achievement, no clichés, signed {{ input.candidateName }}.\n\n{{ steps.draft.lastOutput.letter }}",
-            },
-            output: { mode: "object", schema: reviewSchema },
+          output: { mode: "object", schema: letterSchema },
+        },
+        {
+          id: "review",
+          uses: "ai.generate",
+          needs: ["draft"],
+          maxVisits: 3,
+          with: {
+            model: "reviewer",
+            prompt: "Review this cover letter for {{ input.company }} ({{ input.role }}): names the company and the role, at most {{ input.maxWords }} words, one concrete achievement, no clichés, signed {{ input.candidateName }}.\n\n{{ steps.draft.lastOutput.letter }}",
           },
-          { id: "decide", uses: "decision", needs: ["review"], maxVisits: 3, with: { cases: [{ when: "{{ steps.review.lastOutput.approved }}", to: "finish" }, { when: "{{ len(steps.draft.allVisits) >= 3 }}", to: "finish" }], default: "draft" } },
-          {
-            id: "finish",
-            uses: "code.run",
-            // review too: the compiler's output-candidate rule would otherwise take review (followed only by a decision) for a possible run output.
-            needs: ["draft", "review"],
-            input: "{{ steps.draft.lastOutput }}",
-            with: { entrypoint: "finish.js", files: { "finish.js": codeFile("export async function run({ input }) {\n  return { letter: input.letter };\n}\n") }, sandbox },
-            output: { mode: "object", schema: letterSchema },
-          },
-        ],
-      }),
+          output: { mode: "object", schema: reviewSchema },
+        },
+        { id: "decide", uses: "decision", needs: ["review"], maxVisits: 3, with: { cases: [{ when: "{{ steps.review.lastOutput.approved }}", to: "finish" }, { when: "{{ len(steps.draft.allVisits) >= 3 }}", to: "finish" }], default: "draft" } },
+        {
+          id: "finish",
+          uses: "code.run",
+          // review too: the compiler's output-candidate rule would otherwise take review (followed only by a decision) for a possible run output.
+          needs: ["draft", "review"],
+          input: "{{ steps.draft.lastOutput }}",
+          with: { entrypoint: "finish.js", files: { "finish.js": codeFile("export async function run({ input }) {\n  return { letter: input.letter };\n}\n") }, sandbox },
+          output: { mode: "object", schema: letterSchema },
+        },
+      ];
+    },
     answer: (request: PlayerRequest) => {
       if (request.userText.includes("Write a cover letter")) return jsonAnswer(request, { letter: request.userText.includes("none yet") ? firstDraft : secondDraft });
       if (request.userText.includes("Review this cover letter")) {
@@ -122,7 +117,7 @@ export function coverLetterReviewPlayer(definitions: Definitions): DefinitionPla
       }
       return undefined;
     },
-  };
+  });
 }
 
 const assembleCode = `export async function run({ input }) {
@@ -141,38 +136,35 @@ const extracted: Record<string, { street: string; houseNumber: string; postalCod
 /** address.normalize (extract → lookupPostalCode → assemble), planned once and run on every address by a scripted orchestrator. */
 export function addressBatchPlayer(definitions: Definitions): DefinitionPlayer {
   const id = "address.normalize";
-  return {
-    workflowIds: [id],
-    plan: () => {
-      const workflow = definitions.get(id)!;
-      return document(workflow, {
-        models: ["extractor"],
-        tools: ["lookupPostalCode"],
-        steps: [
-          {
-            id: "extract",
-            uses: "ai.generate",
-            needs: [],
-            with: { model: "extractor", prompt: "Extract street, house number, postal code and ISO country code from this German address: {{ input.raw }}" },
-            output: { mode: "object", schema: strictObject({ street: { type: "string" }, houseNumber: { type: "string" }, postalCode: { type: "string" }, country: { type: "string" } }) },
-          },
-          {
-            id: "lookup",
-            uses: "tool.call",
-            needs: ["extract"],
-            with: { tool: "lookupPostalCode", args: { postalCode: "{{ steps.extract.output.postalCode }}" } },
-            output: { mode: "object", schema: strictObject({ postalCode: { type: "string" }, city: { type: "string" }, region: { type: "string" } }) },
-          },
-          {
-            id: "assemble",
-            uses: "code.run",
-            needs: ["extract", "lookup"],
-            input: { address: "{{ steps.extract.output }}", official: "{{ steps.lookup.output }}" },
-            with: { entrypoint: "assemble.js", files: { "assemble.js": codeFile(assembleCode) }, sandbox },
-            output: { mode: "object", schema: workflow.outputSchema },
-          },
-        ],
-      });
+  return referencePlayer(definitions, {
+    workflowId: id,
+    models: ["extractor"],
+    tools: ["lookupPostalCode"],
+    steps: (workflow) => {
+      return [
+        {
+          id: "extract",
+          uses: "ai.generate",
+          needs: [],
+          with: { model: "extractor", prompt: "Extract street, house number, postal code and ISO country code from this German address: {{ input.raw }}" },
+          output: { mode: "object", schema: strictObject({ street: { type: "string" }, houseNumber: { type: "string" }, postalCode: { type: "string" }, country: { type: "string" } }) },
+        },
+        {
+          id: "lookup",
+          uses: "tool.call",
+          needs: ["extract"],
+          with: { tool: "lookupPostalCode", args: { postalCode: "{{ steps.extract.output.postalCode }}" } },
+          output: { mode: "object", schema: strictObject({ postalCode: { type: "string" }, city: { type: "string" }, region: { type: "string" } }) },
+        },
+        {
+          id: "assemble",
+          uses: "code.run",
+          needs: ["extract", "lookup"],
+          input: { address: "{{ steps.extract.output }}", official: "{{ steps.lookup.output }}" },
+          with: { entrypoint: "assemble.js", files: { "assemble.js": codeFile(assembleCode) }, sandbox },
+          output: { mode: "object", schema: workflow.outputSchema },
+        },
+      ];
     },
     answer: (request) => {
       const raw = Object.keys(extracted).find((address) => request.userText.includes(address));
@@ -186,5 +178,5 @@ export function addressBatchPlayer(definitions: Definitions): DefinitionPlayer {
       if (runs.length === 0) return { toolCalls: addresses.map((raw) => ({ toolName: "run_workflow", args: { workflowVersionId: planned.workflowVersionId, input: { raw } } })), usage: plannerUsage };
       return { text: JSON.stringify(runs.map((run) => JSON.parse(run.outputSummary) as unknown)), usage: workerUsage };
     },
-  };
+  });
 }
