@@ -1,21 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { eventIdFor, type World } from "@little-stack/local-world";
 import { postgresWorld } from "./postgres-world.js";
-import { startPostgresCluster, startStallingProxy, type PostgresCluster } from "./test/index.js";
+import { startStallingProxy, usePostgresCluster } from "./test/index.js";
 
 // Faults against a cluster of this file's own: it is restarted and stalled.
-let cluster: PostgresCluster;
+const postgres = usePostgresCluster();
 const dataRoot = mkdtempSync(join(tmpdir(), "postgres-world-faults-"));
 
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 120_000);
-
 afterAll(async () => {
-  await cluster?.stop();
   rmSync(dataRoot, { recursive: true, force: true });
 });
 
@@ -33,7 +28,7 @@ async function expectIntactLog(world: World, runId: string, acknowledged: readon
 
 describe("a database that restarts (pg_ctl restart -m immediate) under a writer", () => {
   it("loses no acknowledged append and the writer carries on after reconnecting", async () => {
-    const world = postgresWorld({ connectionString: cluster.connectionString, schema: "restarts", dataDir: join(dataRoot, "restarts"), reconnectWithinMs: 60_000 });
+    const world = postgresWorld({ connectionString: postgres.cluster.connectionString, schema: "restarts", dataDir: join(dataRoot, "restarts"), reconnectWithinMs: 60_000 });
     try {
       const lock = await world.acquireRunLock("run-restart");
       const acknowledged: number[] = [];
@@ -46,7 +41,7 @@ describe("a database that restarts (pg_ctl restart -m immediate) under a writer"
       })();
       while (acknowledged.length < 150 && restarts < 3) {
         await new Promise((resolve) => setTimeout(resolve, 150));
-        await cluster.restart({ mode: "immediate" });
+        await postgres.cluster.restart({ mode: "immediate" });
         restarts += 1;
       }
       await writer;
@@ -66,7 +61,7 @@ describe("a database that restarts (pg_ctl restart -m immediate) under a writer"
 
 describe("a stalled connection (a loopback proxy that holds traffic)", () => {
   it("resolves an append whose COMMIT went through but whose answer was held by reading back: stored once", async () => {
-    const proxy = await startStallingProxy({ targetPort: cluster.port });
+    const proxy = await startStallingProxy({ targetPort: postgres.cluster.port });
     const world = postgresWorld({
       connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`,
       schema: "stalls",

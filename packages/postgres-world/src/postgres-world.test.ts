@@ -1,34 +1,24 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import type { RunLock, World } from "@little-stack/local-world";
 import { latestSchemaVersion } from "./schema-migrations.js";
 import { postgresWorld, type PostgresWorld } from "./postgres-world.js";
 import type { PostgresWorldOptions } from "./postgres-world-options.js";
-import { startPostgresCluster, startStallingProxy, type PostgresCluster } from "./test/index.js";
+import { startStallingProxy, usePostgresCluster } from "./test/index.js";
 
-let cluster: PostgresCluster;
-let admin: pg.Pool;
+const postgres = usePostgresCluster();
 const dataRoot = mkdtempSync(join(tmpdir(), "postgres-world-test-"));
 const opened: World[] = [];
 let counter = 0;
-
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-  admin = new pg.Pool({ connectionString: cluster.connectionString, max: 2 });
-  admin.on("error", () => undefined); // idle connections are cut when the cluster restarts
-}, 120_000);
 
 afterEach(async () => {
   for (const world of opened.splice(0)) await world.close();
 });
 
 afterAll(async () => {
-  await admin?.end();
-  await cluster?.stop();
   rmSync(dataRoot, { recursive: true, force: true });
 });
 
@@ -38,7 +28,7 @@ function deployment(overrides: Partial<PostgresWorldOptions> = {}): (more?: Part
   const schema = `t_${counter}`;
   const dataDir = join(dataRoot, `shared-${counter}`);
   return (more = {}) => {
-    const world = postgresWorld({ connectionString: cluster.connectionString, schema, dataDir, ...overrides, ...more });
+    const world = postgresWorld({ connectionString: postgres.cluster.connectionString, schema, dataDir, ...overrides, ...more });
     opened.push(world);
     return world;
   };
@@ -61,14 +51,14 @@ describe("migrations", () => {
   it("bring a fresh schema to the latest version exactly once when many workers open it at once", async () => {
     const worker = deployment();
     await Promise.all(Array.from({ length: 8 }, () => worker().ready()));
-    const { rows } = await admin.query<{ version: number }>(`SELECT version FROM t_${counter}.schema_migrations ORDER BY version`);
+    const { rows } = await postgres.admin.query<{ version: number }>(`SELECT version FROM t_${counter}.schema_migrations ORDER BY version`);
     expect(rows.map((row) => row.version)).toEqual(Array.from({ length: latestSchemaVersion }, (_, index) => index + 1));
   });
 
   it("refuse a schema that a newer package migrated", async () => {
     const worker = deployment();
     await worker().ready();
-    await admin.query(`INSERT INTO t_${counter}.schema_migrations (version, name) VALUES (999, 'from the future')`);
+    await postgres.admin.query(`INSERT INTO t_${counter}.schema_migrations (version, name) VALUES (999, 'from the future')`);
     const error = await rejection(worker().listRuns());
     expect(error.code).toBe("world.schema_mismatch");
     expect(error.message).toContain("999");
@@ -76,8 +66,8 @@ describe("migrations", () => {
 
   it("refuse bad options by name", () => {
     expect(() => postgresWorld({ connectionString: "mysql://x" })).toThrow(/connectionString/);
-    expect(() => postgresWorld({ connectionString: cluster.connectionString, schema: "Robert'); DROP" })).toThrow(/schema/);
-    expect(() => postgresWorld({ connectionString: cluster.connectionString, leaseMs: 1000, renewEveryMs: 1000 })).toThrow(/renewEveryMs/);
+    expect(() => postgresWorld({ connectionString: postgres.cluster.connectionString, schema: "Robert'); DROP" })).toThrow(/schema/);
+    expect(() => postgresWorld({ connectionString: postgres.cluster.connectionString, leaseMs: 1000, renewEveryMs: 1000 })).toThrow(/renewEveryMs/);
   });
 });
 
@@ -86,7 +76,7 @@ describe("leases", () => {
     const worker = deployment({ leaseMs: 600, renewEveryMs: 100 });
     const world = worker();
     const lock = await world.acquireRunLock("run-renewed");
-    const { rows } = await admin.query<{ now: Date }>("SELECT clock_timestamp() AS now");
+    const { rows } = await postgres.admin.query<{ now: Date }>("SELECT clock_timestamp() AS now");
     const expiresAt = Date.parse(lock.expiresAt!);
     expect(expiresAt).toBeGreaterThan(rows[0]!.now.getTime());
     expect(expiresAt).toBeLessThanOrEqual(rows[0]!.now.getTime() + 600);
@@ -108,7 +98,7 @@ describe("leases", () => {
     const lock = await paused.acquireRunLock("run-taken");
     await paused.appendEvents("run-taken", { type: "RunStarted", payload: {} }, { fence: lock.fence });
     // As if worker-a stalled past its lease: the database lets it lapse.
-    await admin.query(`UPDATE t_${counter}.runs SET lease_expires_at = clock_timestamp() - interval '1 ms' WHERE run_id = 'run-taken'`);
+    await postgres.admin.query(`UPDATE t_${counter}.runs SET lease_expires_at = clock_timestamp() - interval '1 ms' WHERE run_id = 'run-taken'`);
     const taker = worker({ holder: "worker-b" });
     const taken = await taker.acquireRunLock("run-taken");
     expect(taken.fence).toBe(lock.fence + 1);
@@ -125,14 +115,14 @@ describe("leases", () => {
     const worker = deployment({ leaseMs: 60_000, renewEveryMs: 20_000 });
     const world = worker();
     const lock = await world.acquireRunLock("run-lapsed");
-    await admin.query(`UPDATE t_${counter}.runs SET lease_expires_at = clock_timestamp() - interval '1 ms' WHERE run_id = 'run-lapsed'`);
+    await postgres.admin.query(`UPDATE t_${counter}.runs SET lease_expires_at = clock_timestamp() - interval '1 ms' WHERE run_id = 'run-lapsed'`);
     expect((await rejection(world.appendEvents("run-lapsed", { type: "RunStarted", payload: {} }, { fence: lock.fence }))).code).toBe("world.lease_lost");
     expect(lock.signal.aborted).toBe(true);
     expect(await world.getRun("run-lapsed")).toBeUndefined();
   });
 
   it("give up a lease the database cannot confirm within its length (a stalled network), before anyone can take it over", async () => {
-    const proxy = await startStallingProxy({ targetPort: cluster.port });
+    const proxy = await startStallingProxy({ targetPort: postgres.cluster.port });
     try {
       const worker = deployment({ leaseMs: 800, renewEveryMs: 100 });
       const stalled = worker({ connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, queryTimeoutMs: 200, reconnectWithinMs: 100 });
@@ -199,7 +189,7 @@ describe("run queue", () => {
     expect(claim?.submission).toMatchObject({ runId: "run-lapse", claims: 1, holder: "first" });
     const second = worker({ holder: "second" });
     expect(await second.claimRun({ tools: [], models: [] })).toBeUndefined();
-    await admin.query(`UPDATE t_${counter}.runs SET lease_expires_at = clock_timestamp() - interval '1 ms' WHERE run_id = 'run-lapse'`);
+    await postgres.admin.query(`UPDATE t_${counter}.runs SET lease_expires_at = clock_timestamp() - interval '1 ms' WHERE run_id = 'run-lapse'`);
     const again = await second.claimRun({ tools: [], models: [] });
     expect(again?.submission).toMatchObject({ runId: "run-lapse", claims: 2, holder: "second", state: "running" });
     expect(again!.lock.fence).toBeGreaterThan(claim!.lock.fence);

@@ -4,21 +4,17 @@ import { join } from "node:path";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import { localWorld, memoryWorld } from "@little-stack/local-world";
 import { postgresWorld, type PostgresWorld } from "@little-stack/postgres-world";
-import { startPostgresCluster, type PostgresCluster } from "@little-stack/postgres-world/test";
+import { usePostgresCluster } from "@little-stack/postgres-world/test";
 import { executeWorkflowVersion } from "@little-stack/runtime";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { fleetInput, fleetTools, fleetWorkflowVersion } from "./__fixtures__/fleet-workflow.js";
 import { awaitRun, startWorker, submitWorkflow, type Worker, type WorkerEvent } from "./index.js";
 
-let cluster: PostgresCluster;
+const postgres = usePostgresCluster();
 const root = mkdtempSync(join(tmpdir(), "worker-test-"));
 const closing: { close(): Promise<void> }[] = [];
 const stopping: Worker[] = [];
 let counter = 0;
-
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 120_000);
 
 afterEach(async () => {
   for (const worker of stopping.splice(0)) await worker.stop();
@@ -26,7 +22,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await cluster?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -35,7 +30,7 @@ function deployment(): (options?: { dataDir?: string }) => PostgresWorld {
   const schema = `w_${counter}`;
   const dataDir = join(root, `shared-${counter}`);
   return (options = {}) => {
-    const world = postgresWorld({ connectionString: cluster.connectionString, schema, dataDir: options.dataDir ?? dataDir, leaseMs: 3000 });
+    const world = postgresWorld({ connectionString: postgres.cluster.connectionString, schema, dataDir: options.dataDir ?? dataDir, leaseMs: 3000 });
     closing.push(world);
     return world;
   };

@@ -1,16 +1,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { postgresWorld, type PostgresWorld } from "@little-stack/postgres-world";
-import { startPostgresCluster, type PostgresCluster } from "@little-stack/postgres-world/test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { usePostgresCluster } from "@little-stack/postgres-world/test";
+import { afterAll, describe, expect, it } from "vitest";
 import { expectNoStaleWrites, expectRunsIntact, toolExecutions } from "./__fixtures__/fleet-checks.js";
 import { fleetInput, fleetWorkflowVersion } from "./__fixtures__/fleet-workflow.js";
 import { spawnWorker, type SpawnedWorker } from "./__fixtures__/spawn-worker.js";
 import { submitWorkflow } from "./submit-workflow.js";
 
-// Real worker processes against a real cluster. The short versions run in `pnpm test`; set
+// Real worker processes against a real postgres.cluster. The short versions run in `pnpm test`; set
 // LITTLE_FLEET_FAULTS=long for the full ones (4 workers × 200 runs with a SIGKILL every 1–3 s;
 // a PostgreSQL restart every 5–10 s).
 const long = process.env.LITTLE_FLEET_FAULTS === "long";
@@ -19,23 +18,14 @@ const restartRuns = long ? 120 : 24;
 const leaseMs = 2000;
 const pollMs = 200;
 
-let cluster: PostgresCluster;
-let admin: pg.Pool;
+const postgres = usePostgresCluster();
 const root = mkdtempSync(join(tmpdir(), "worker-fleet-"));
 const children: SpawnedWorker[] = [];
 let schemaCounter = 0;
 
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-  admin = new pg.Pool({ connectionString: cluster.connectionString, max: 2 });
-  admin.on("error", () => undefined); // idle connections are cut when the cluster restarts
-}, 120_000);
-
 afterAll(async () => {
   for (const child of children) child.child.kill("SIGKILL");
   await Promise.all(children.map((child) => child.exited));
-  await admin?.end();
-  await cluster?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -47,14 +37,14 @@ function fleet(name: string) {
   const schema = `${name}_${schemaCounter}`;
   const dir = join(root, schema);
   const env = {
-    FLEET_PG: cluster.connectionString,
+    FLEET_PG: postgres.cluster.connectionString,
     FLEET_SCHEMA: schema,
     FLEET_DATA_DIR: join(dir, "shared"),
     FLEET_LEASE_MS: String(leaseMs),
     FLEET_POLL_MS: String(pollMs),
     FLEET_TOOL_LOG: join(dir, "tools.log"),
   };
-  const world = postgresWorld({ connectionString: cluster.connectionString, schema, dataDir: env.FLEET_DATA_DIR, reconnectWithinMs: 120_000 });
+  const world = postgresWorld({ connectionString: postgres.cluster.connectionString, schema, dataDir: env.FLEET_DATA_DIR, reconnectWithinMs: 120_000 });
   let workerCounter = 0;
   return {
     schema,
@@ -118,7 +108,7 @@ describe("a fleet of worker processes", () => {
     }
     const elapsedMs = Date.now() - started;
     const { steps } = await expectRunsIntact(world, runs);
-    await expectNoStaleWrites(admin, schema);
+    await expectNoStaleWrites(postgres.admin, schema);
     // When did another worker pick up what each killed worker held?
     const lines = all.flatMap((child) => child.lines);
     const resumeDelays: number[] = [];
@@ -177,13 +167,13 @@ describe("a fleet of worker processes", () => {
     const lost = await paused.waitFor((line) => line.type === "lease_lost" && line.runId === "run-stopped");
     expect(lost.reason).toMatch(/lease|fence/);
     expect(paused.lines.some((line) => line.type === "completed")).toBe(false);
-    const { rows } = await admin.query<{ fence: string; first: number; last: number; count: string }>(
+    const { rows } = await postgres.admin.query<{ fence: string; first: number; last: number; count: string }>(
       `SELECT fence, min(sequence) AS first, max(sequence) AS last, count(*) AS count FROM ${schema}.events WHERE run_id = 'run-stopped' GROUP BY fence ORDER BY fence`,
     );
     // Two holders wrote, one after the other: nothing under the old fence after the takeover.
     expect(rows.map((row) => Number(row.fence))).toEqual([claimed.fence, takeover.fence]);
     expect(rows[0]!.last).toBeLessThan(rows[1]!.first);
-    await expectNoStaleWrites(admin, schema);
+    await expectNoStaleWrites(postgres.admin, schema);
     const events = await world.listEvents("run-stopped");
     expect(events.filter((event) => event.type === "RunCompleted")).toHaveLength(1);
     report("sigstop", { oldFence: claimed.fence, newFence: takeover.fence, eventsByFence: rows.map((row) => ({ fence: Number(row.fence), count: Number(row.count) })) });
@@ -202,20 +192,20 @@ describe("a fleet of worker processes", () => {
     while ((await finishedCount(world)) < runs.length) {
       await sleep(long ? between(5000, 10_000) : between(2000, 4000));
       if ((await finishedCount(world)) >= runs.length) break;
-      await cluster.restart({ mode: "immediate" });
+      await postgres.cluster.restart({ mode: "immediate" });
       restarts += 1;
       expect(Date.now() - started, "the batch finishes").toBeLessThan(long ? 1_800_000 : 240_000);
     }
     const elapsedMs = Date.now() - started;
     await expectRunsIntact(world, runs);
-    await expectNoStaleWrites(admin, schema);
+    await expectNoStaleWrites(postgres.admin, schema);
     let acknowledged = 0;
     for (let index = 0; index < workers.length; index += 1) {
       const file = join(dir, `acks-${index}.log`);
       if (!existsSync(file)) continue;
       for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
         const [runId, sequence, eventId] = line.split(" ");
-        const { rows } = await admin.query<{ event_id: string }>(`SELECT event_id FROM ${schema}.events WHERE run_id = $1 AND sequence = $2`, [runId, Number(sequence)]);
+        const { rows } = await postgres.admin.query<{ event_id: string }>(`SELECT event_id FROM ${schema}.events WHERE run_id = $1 AND sequence = $2`, [runId, Number(sequence)]);
         expect(rows[0]?.event_id, `acknowledged ${runId}#${sequence}`).toBe(eventId);
         acknowledged += 1;
       }

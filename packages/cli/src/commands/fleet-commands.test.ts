@@ -3,22 +3,17 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startPostgresCluster, type PostgresCluster } from "@little-stack/postgres-world/test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { usePostgresCluster } from "@little-stack/postgres-world/test";
+import { afterAll, describe, expect, it } from "vitest";
 import { toolsWorkflow } from "../__fixtures__/cli-workflows.js";
 import { repoRoot, runLittle, tsxLoader } from "../__fixtures__/run-little.js";
 
 const toolsModule = fileURLToPath(new URL("../__fixtures__/lookup-tools.ts", import.meta.url));
 const binSource = fileURLToPath(new URL("../bin.ts", import.meta.url));
-let cluster: PostgresCluster;
+const postgres = usePostgresCluster();
 const root = mkdtempSync(join(tmpdir(), "little-fleet-cli-"));
 
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 120_000);
-
 afterAll(async () => {
-  await cluster?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -28,7 +23,7 @@ describe("little worker / little submit / little runs --world", () => {
     const inputFile = join(root, "input.json");
     writeFileSync(workflowFile, JSON.stringify(toolsWorkflow()));
     writeFileSync(inputFile, JSON.stringify({ id: "abc" }));
-    const world = ["--world", cluster.connectionString, "--schema", "cli_fleet"];
+    const world = ["--world", postgres.cluster.connectionString, "--schema", "cli_fleet"];
     const worker = spawn(
       process.execPath,
       ["--conditions=@little-stack/source", "--import", tsxLoader, binSource, "worker", ...world, "--data-dir", join(root, "shared"), "--tools", toolsModule, "--json", "--concurrency", "2"],
@@ -72,7 +67,7 @@ describe("little worker / little submit / little runs --world", () => {
     const malformed = await runLittle(["submit", "x.json", "--input", "y.json", "--world", "mysql://somewhere"]);
     expect(malformed.exitCode).toBe(2);
     expect(malformed.stderr).toMatch(/--world must be a postgres:\/\/ URL/);
-    const badCount = await runLittle(["worker", "--world", cluster.connectionString, "--concurrency", "zero"]);
+    const badCount = await runLittle(["worker", "--world", postgres.cluster.connectionString, "--concurrency", "zero"]);
     expect(badCount.exitCode).toBe(2);
     expect(badCount.stderr).toMatch(/--concurrency must be a positive integer/);
   }, 60_000);
