@@ -129,6 +129,40 @@ describe("runEvaluation against a loopback OpenAI-compatible server with a scrip
   });
 });
 
+describe("runEvaluation counts the planner's free tools", () => {
+  it("check_workflow and test_code calls, their findings and failed code runs, without spending a submission", async () => {
+    const { options } = await loopbackEndpoint((workflows) => {
+      const good = basketInCurrencyPlayer(workflows);
+      return (request) => {
+        const asked = playerRequest(request);
+        if (!asked.parts.tools.some((tool) => tool.name === "submit_workflow")) return undefined;
+        const lwir = good.plan("shop.basket-in-currency", asked) as { steps: { with: { files: Record<string, { content: string }> } }[] };
+        const source = lwir.steps[0]!.with.files["price.js"]!.content;
+        const seen = asked.toolResults.map((result) => result.toolName);
+        if (seen.length === 0) {
+          return {
+            toolCalls: [
+              // A draft with an unknown step type, a code test that works (tools stubbed) and one that throws.
+              { toolName: "check_workflow", args: { lwir: { steps: [{ id: "price", uses: "code.exec", with: {} }] } } },
+              { toolName: "test_code", args: { files: { "price.js": source }, entrypoint: "price.js", input: { currency: "EUR", items: [{ sku: "KB-101", quantity: 2 }] }, toolStubs: { getExchangeRate: { from: "USD", to: "EUR", rate: 0.5 }, getPrice: { sku: "KB-101", name: "Keyboard", priceUsdCents: 100 } } } },
+              { toolName: "test_code", args: { files: { "bad.js": "export async function run() { throw new Error('boom'); }" }, entrypoint: "bad.js", input: {} } },
+            ],
+            usage: plannerUsage,
+          };
+        }
+        if (seen.length === 3) return { toolCalls: [{ toolName: "check_workflow", args: { lwir } }], usage: plannerUsage };
+        return { toolCalls: [{ toolName: "submit_workflow", args: { lwir } }], usage: plannerUsage };
+      };
+    });
+    const result = await runEvaluation(basketInCurrency, options);
+    expect(result.check.correct).toBe(true);
+    expect(result.metrics).toMatchObject({ submissions: 1, acceptedFirstTry: 1, checks: 2, testCodeCalls: 2, testCodeFailures: 1, submitFindings: { count: 0 } });
+    expect(result.metrics.checkFindings.count).toBeGreaterThanOrEqual(1);
+    expect(result.metrics.findings).toEqual(result.metrics.checkFindings);
+    expect(result.metrics.modelCalls.planning).toBe(3);
+  });
+});
+
 describe("openEndpoint", () => {
   it("refuses settings that cannot work, naming the variable", async () => {
     await expect(openEndpoint({ spec: "http", env: {} })).rejects.toThrow(/needs PLANNER_EVAL_MODEL/);
