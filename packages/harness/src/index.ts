@@ -20,6 +20,8 @@ export type {
   WorkflowHarnessTraceSink,
 } from "./contract/harness.js";
 export { harnessRoles, harnessTaskKinds } from "./contract/harness.js";
+export { requireManifest, sessionKeyFor, stepPathOf } from "./contract/session-identity.js";
+export { HarnessContextError } from "./contract/harness-context-error.js";
 export { toErrorEnvelope, type ErrorEnvelope } from "./contract/error-envelope.js";
 export type { LwirStep, LwirStepUses } from "./contract/lwir-step.js";
 export type {
@@ -88,6 +90,7 @@ export { openHarnessSession, type HarnessSession, type OpenHarnessSessionOptions
 export { durableGenerateText, durableStreamText, runHarnessSession } from "./agent/durable-generate.js";
 export type { SessionStats } from "./agent/session-core.js";
 export { recorderForContext } from "./agent/recorder-for-context.js";
+export { openTaskSession } from "./agent/open-task-session.js";
 
 // Tool registry
 export {
@@ -161,7 +164,6 @@ export {
   FixStepUnsupportedError,
   ParallelStepNotExecutableError,
   ToolNotPermittedError,
-  WorkflowHarnessContextError,
   WorkflowHarnessError,
   WorkflowHarnessOptionError,
 } from "./workflow-harness/workflow-harness-errors.js";

@@ -50,8 +50,41 @@ export {
 export { replayRun, RunFailedError, type FailedRunResult, type RunFailedCauseCode, type RunResult, type RunState } from "@little-stack/runtime";
 export type { UsageTotals } from "@little-stack/models";
 
-// Errors users meet at the boundary
+// Plans: the LWIR a fixed plan is, and its validator
+export {
+  assertValidLwir,
+  validateLwir,
+  LWIR_FINDING_CODES,
+  type LwirDocument,
+  type LwirFinding,
+  type LwirFindingCode,
+  type LwirStep,
+  type ValidationResult,
+} from "@little-stack/lwir";
+
+// A custom harness (the whole contract is in "@little-stack/workflow/internals")
+export type { Harness } from "@little-stack/harness";
+
+// Errors users meet at the boundary (each `X.is(error)` narrows to X, across package copies)
 export { LittleWorkflowError } from "@little-stack/canonical";
-export { CapabilityDriftError } from "@little-stack/harness";
+export { LwirValidationError, OutputModeError, SchemaNormalizationError } from "@little-stack/lwir";
+export {
+  CapabilityDriftError,
+  DuplicateToolError,
+  HarnessContextError,
+  InvalidToolNameError,
+  NotAToolError,
+  ReplayDivergenceError,
+  ToolInputValidationError,
+  ToolNotExecutableError,
+  UnknownToolError,
+} from "@little-stack/harness";
 export { RunLockedError } from "@little-stack/local-world";
-export { RunInputMismatchError } from "@little-stack/runtime";
+export {
+  InvalidRunOptionsError,
+  MissingModelSlotError,
+  RunCapabilityDriftError,
+  RunInputMismatchError,
+  RunLogCorruptError,
+  WorkflowVersionMismatchError,
+} from "@little-stack/runtime";

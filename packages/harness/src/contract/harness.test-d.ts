@@ -1,5 +1,8 @@
 import { describe, expectTypeOf, it } from "vitest";
+import type { HarnessEventRecorder } from "../events/harness-event-recorder.js";
 import type { Harness, HarnessContext, HarnessResult, HarnessTask } from "./harness.js";
+import type { HarnessManifest } from "./manifests.js";
+import { requireManifest, sessionKeyFor } from "./session-identity.js";
 
 describe("the Harness contract", () => {
   it("lets a custom harness be written against the types alone (seed 003's delegating harness)", () => {
@@ -26,5 +29,20 @@ describe("the Harness contract", () => {
     // @ts-expect-error fix_step results carry fixedSource and attempts
     const bad: HarnessResult = { kind: "fix_step", output: null };
     expectTypeOf(bad).not.toBeNever();
+  });
+
+  it("types what the runtime hands a harness: an id on the harness, the manifest, session key and recorder on the context", () => {
+    const durable: Harness = {
+      id: "durable-custom@1.0.0",
+      async run(task, ctx) {
+        expectTypeOf(ctx.manifest).toEqualTypeOf<HarnessManifest | undefined>();
+        expectTypeOf(ctx.sessionKey).toEqualTypeOf<string | undefined>();
+        expectTypeOf(ctx.recorder).toEqualTypeOf<HarnessEventRecorder | undefined>();
+        expectTypeOf(requireManifest(task, ctx)).toEqualTypeOf<HarnessManifest>();
+        expectTypeOf(sessionKeyFor(task, ctx)).toEqualTypeOf<string>();
+        return { kind: "delegate_to_default" };
+      },
+    };
+    expectTypeOf(durable.id).toEqualTypeOf<string | undefined>();
   });
 });

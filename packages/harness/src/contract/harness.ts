@@ -5,6 +5,7 @@ import type { HarnessEventEnvelope } from "../events/harness-event-types.js";
 import type { HarnessEventSink } from "../events/harness-event-sink.js";
 import type { ErrorEnvelope } from "./error-envelope.js";
 import type { LwirStep } from "./lwir-step.js";
+import type { HarnessManifest } from "./manifests.js";
 import type {
   BashTool,
   HarnessRuntimeMount,
@@ -19,6 +20,12 @@ import type { OuterLoopContext, WorkflowDefinitionSnapshot } from "./workflow-de
 export type RunId = string;
 
 export type Harness = {
+  /**
+   * Names the harness in manifests and capability checks (`"my-harness@1.0.0"`): a run resumed
+   * under a harness with another id fails with capability drift. Change it whenever the harness's
+   * behaviour changes. Absent: `"custom"`.
+   */
+  readonly id?: string;
   run(task: HarnessTask, ctx: HarnessContext): Promise<HarnessResult>;
 };
 
@@ -126,5 +133,21 @@ export type HarnessContext = {
   readonly trace?: WorkflowHarnessTraceSink;
   readonly abortSignal: AbortSignal;
   readonly bash?: BashTool;
+  /** Validates and appends the session's events; the runtime and the compiler always give one. */
   readonly recorder?: HarnessEventRecorder;
+  /**
+   * The session's manifest (Planner/Orchestrator/Worker/FixerManifest), recorded in
+   * `harness.session.started` and compared on resume. The runtime and the compiler always give
+   * it; `requireManifest(task, ctx)` returns it or fails with a clear error.
+   */
+  readonly manifest?: HarnessManifest;
+  /**
+   * Names the durable session within the run; the same on resume (`step:<stepPath>@attempt_<n>`
+   * from the runtime). `sessionKeyFor(task, ctx)` returns it, or the default for the task.
+   */
+  readonly sessionKey?: string;
+  /** The step path the session works for (fix_step; execute_step tasks carry it in `stepContext`). */
+  readonly stepPath?: string;
+  /** Which visit of a looped step this session runs (0 for the first). */
+  readonly visitIndex?: number;
 };

@@ -6,7 +6,8 @@ import { scriptedV3Model } from "../__fixtures__/scripted-v3-model.js";
 import { eventTypes, payloadsOf, testContext, testRunId } from "./__fixtures__/test-context.js";
 import { AiOutputSchemaError } from "./output-schema-errors.js";
 import { workflowHarness } from "./workflow-harness.js";
-import { ParallelStepNotExecutableError, ToolNotPermittedError, WorkflowHarnessContextError } from "./workflow-harness-errors.js";
+import { HarnessContextError } from "../contract/harness-context-error.js";
+import { ParallelStepNotExecutableError, ToolNotPermittedError } from "./workflow-harness-errors.js";
 
 const stepContext = { stepPath: "route", visitIndex: 0 };
 
@@ -192,7 +193,7 @@ describe("execute_step: refusals", () => {
     const { manifest: _manifest, ...withoutManifest } = ctx;
     const step: LwirDecisionStep = { id: "route", uses: "decision", with: { cases: [], default: "end" } };
     const error = await workflowHarness.run({ kind: "execute_step", step, stepInput: null, stepContext }, withoutManifest).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(WorkflowHarnessContextError);
+    expect(error).toBeInstanceOf(HarnessContextError);
     expect((error as Error).message).toMatch(/WorkerManifest as ctx.manifest/);
   });
 });

@@ -1,7 +1,7 @@
 import type { HarnessTask } from "../contract/harness.js";
-import { openHarnessSession, type HarnessSession } from "../agent/harness-session.js";
-import { recorderForContext } from "../agent/recorder-for-context.js";
-import { requireManifest, sessionKeyFor, stepPathOf, type WorkflowHarnessContext } from "./workflow-harness-context.js";
+import type { HarnessSession } from "../agent/harness-session.js";
+import { openTaskSession } from "../agent/open-task-session.js";
+import type { WorkflowHarnessContext } from "./workflow-harness-context.js";
 
 /**
  * Opens (or resumes) the durable session of a task and runs `body` in it. A session whose
@@ -16,15 +16,7 @@ export async function withDurableSession<TResult>(options: {
   readonly fromRecorded: (output: unknown) => TResult;
 }): Promise<TResult> {
   const { task, ctx } = options;
-  const withStepPath = task.kind === "execute_step" || task.kind === "fix_step";
-  const session = await openHarnessSession({
-    recorder: recorderForContext(ctx),
-    scope: ctx.scope,
-    sessionKey: sessionKeyFor(task, ctx),
-    task: { kind: task.kind },
-    manifest: requireManifest(task, ctx),
-    ...(withStepPath ? { stepPath: stepPathOf(task, ctx) } : {}),
-  });
+  const session = await openTaskSession(task, ctx);
   const recorded = session.recordedCompletion;
   if (recorded !== undefined) return options.fromRecorded(recorded.output ?? null);
   let outcome: { readonly result: TResult; readonly completion: unknown };

@@ -10,17 +10,6 @@ export class WorkflowHarnessError extends LittleWorkflowError {
   }
 }
 
-/** The context lacks what a durable session needs (its manifest). */
-export class WorkflowHarnessContextError extends WorkflowHarnessError {
-  constructor(options: { readonly task: string; readonly missing: string; readonly hint: string }) {
-    super(
-      "harness.workflow_context_incomplete",
-      `workflowHarness cannot run a ${options.task} task: the context has no ${options.missing}. ${options.hint}`,
-      { ...options },
-    );
-  }
-}
-
 /** A `parallel` step reached the harness: the runtime schedules parallel groups itself. */
 export class ParallelStepNotExecutableError extends WorkflowHarnessError {
   constructor(options: { readonly stepId: string }) {
