@@ -1,5 +1,6 @@
 import { shown, type FindingList } from "../findings.js";
 import { isRecord, ownField } from "./json-shape.js";
+import { checkOperandTypeRules } from "./operand-type-rules.js";
 import type { LwirRuleContext, StepEntry, StepScope } from "./rule-context.js";
 import { ScopeGraph } from "./scope-graph.js";
 import { resolveStepId } from "./step-resolution.js";
@@ -9,6 +10,7 @@ export function checkGraphRules(context: LwirRuleContext, findings: FindingList)
   const graphs = new Map<StepScope, ScopeGraph>();
   for (const scope of context.scopes) graphs.set(scope, new ScopeGraph(scope));
   checkReferences({ context, graphs, findings });
+  checkOperandTypeRules(context, graphs, findings);
   for (const scope of context.scopes) {
     const graph = graphs.get(scope) as ScopeGraph;
     checkCycles(graph, findings);

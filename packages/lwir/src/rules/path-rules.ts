@@ -13,13 +13,13 @@ function outputSchemaOf(entry: StepEntry): unknown {
   return stepOutputSchema(entry.record === undefined ? undefined : { ...entry.record, uses: entry.uses });
 }
 
-function inputSchemaOf(context: LwirRuleContext): unknown {
+export function inputSchemaOf(context: LwirRuleContext): unknown {
   const input = ownField(context.document, "input");
   return isRecord(input) ? ownField(input, "schema") : undefined;
 }
 
 /** The schema of one item of a parallel step's `items` (undefined when it cannot be told). */
-function itemSchemaOf(context: LwirRuleContext, parallel: StepEntry): unknown {
+export function itemSchemaOf(context: LwirRuleContext, parallel: StepEntry): unknown {
   const withValue = parallel.record === undefined ? undefined : ownField(parallel.record, "with");
   const items = isRecord(withValue) ? ownField(withValue, "items") : undefined;
   const template = wholeTemplate(items);
@@ -40,7 +40,7 @@ function itemSchemaOf(context: LwirRuleContext, parallel: StepEntry): unknown {
 }
 
 /** What `steps.X.<accessor>` reads: the output, or the array of all visits' outputs. */
-function readSchema(target: StepEntry, accessor: unknown): unknown {
+export function readSchema(target: StepEntry, accessor: unknown): unknown {
   const output = outputSchemaOf(target);
   if (accessor === "allVisits") return { type: "array", items: output ?? true };
   return output;
