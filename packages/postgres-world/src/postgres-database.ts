@@ -14,6 +14,11 @@ export type PostgresDatabase = {
   readonly target: string;
   query<Row extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, values?: readonly unknown[]): Promise<pg.QueryResult<Row>>;
   /**
+   * The same through a named prepared statement: parsed and planned once per connection, for the
+   * statements on the hot path (the append). `name` must be unique for `sql`.
+   */
+  prepared<Row extends pg.QueryResultRow = pg.QueryResultRow>(name: string, sql: string, values: readonly unknown[]): Promise<pg.QueryResult<Row>>;
+  /**
    * Runs `attempt` until it settles without a connection failure. `attempt(ambiguous)` is told
    * whether an earlier attempt failed on the connection after it may have been executed.
    */
@@ -38,6 +43,7 @@ export function openPostgresDatabase(options: ResolvedPostgresWorldOptions, targ
     pool,
     target,
     query: (sql, values) => pool.query(sql, values as unknown[] | undefined),
+    prepared: (name, sql, values) => pool.query({ name, text: sql, values: values as unknown[] }),
     async retrying(operation, attempt) {
       const deadline = Date.now() + options.reconnectWithinMs;
       let ambiguous = false;

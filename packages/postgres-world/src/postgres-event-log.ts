@@ -119,7 +119,7 @@ RETURNING recorded_at`;
         for (let conflicts = 0; ; conflicts += 1) {
           const eventIds = idsFor(runId, after, prepared);
           sentAfter = after;
-          const result = await database.query<{ recorded_at: string }>(appendSql, [
+          const result = await database.prepared<{ recorded_at: string }>(`little_append_${schema}`, appendSql, [
             runId,
             after,
             prepared.length,

@@ -15,6 +15,8 @@ CREATE TABLE ${s}.world_meta (key text PRIMARY KEY, value text NOT NULL);
 INSERT INTO ${s}.world_meta (key, value) VALUES ('world_id', md5(random()::text || clock_timestamp()::text));
 
 -- One row per run: the head of its log (kept in the appending statement), its lease, its queue state.
+-- Updated by every append: no index covers the columns an append changes and pages keep room, so
+-- those updates stay HOT (no index writes).
 CREATE TABLE ${s}.runs (
   run_id text PRIMARY KEY,
   last_sequence integer NOT NULL DEFAULT 0 CHECK (last_sequence >= 0),
@@ -35,9 +37,8 @@ CREATE TABLE ${s}.runs (
   failure text,
   submitted_at timestamptz,
   claims integer NOT NULL DEFAULT 0
-);
+) WITH (fillfactor = 70);
 CREATE INDEX runs_runnable ON ${s}.runs (submitted_at, run_id) WHERE queue_state IN ('queued', 'running');
-CREATE INDEX runs_with_events ON ${s}.runs (first_recorded_at, run_id) WHERE last_sequence > 0;
 
 -- Payloads are the canonical JSON text itself (text, not jsonb, which would re-normalize it).
 CREATE TABLE ${s}.events (
