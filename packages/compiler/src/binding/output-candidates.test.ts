@@ -25,6 +25,11 @@ describe("outputCandidates: the steps whose output can become the list's output"
     expect(ids([ai("classify"), decide("route", ["classify"], ["a1", "b1"]), ai("a1"), ai("a2", { needs: ["a1"] }), ai("b1"), ai("b2", { needs: ["b1"] })])).toEqual(["a2", "b2"]);
   });
 
+  it("a step every routed branch needs is replaced by the branch that runs", () => {
+    const steps = [ai("customer"), ai("classify"), decide("route", ["classify"], ["a", "b"]), ai("a", { needs: ["customer"] }), ai("b", { needs: ["customer"] })];
+    expect(ids(steps)).toEqual(["a", "b"]);
+  });
+
   it("a review loop: the step after the loop, not the review the decision reads (the back-edge comes back to it)", () => {
     const loop = [
       ai("draft", { maxVisits: 3 }),

@@ -16,9 +16,10 @@ export type ListedStep = { readonly step: Json; readonly index: number };
  *
  * - a non-decision step that needs it and then always runs (it is no forward decision target, and
  *   each of its needs is this step, ran before it, or cannot be dropped), which makes it "needed";
- * - or a decision that needs it and always runs, none of whose targets is "end", each target
- *   being a loop's back-edge (the loop comes back here) or a non-decision step that then runs and
- *   whose downstream steps are all listed after it (a routed branch ending later in the list).
+ * - or a decision that always runs (after it, when it needs it), none of whose targets is "end",
+ *   each target being a loop's back-edge (the loop comes back to the decision) or a non-decision
+ *   step that then runs and needs it, or whose downstream steps are all listed after it (a routed
+ *   branch ending later in the list).
  *
  * A decision that can choose "end" ends the list at once: every step that can have completed by
  * then and that no step it certainly waited for needs stays a candidate. Conservative: a step that
@@ -87,22 +88,25 @@ export function outputCandidates(steps: readonly unknown[]): ListedStep[] {
   /** `follower` needs `step` and runs whenever `step` has run (nothing can drop it once `step` completed). */
   const alwaysRunsAfter = (step: ListedStep, follower: ListedStep): boolean =>
     !uncertainTarget(idOf(follower)) && needsOf(follower).every((need) => need === idOf(step) || upstream(idOf(step)).has(need) || !droppable(need));
-  /** A target of `decision` that, once chosen, puts a completed step listed after `step` in its place. */
+  /** A target of `decision` that, once chosen, runs and needs `step` or puts a step listed after it in its place. */
   const replacesThrough = (step: ListedStep, decision: ListedStep, target: string): boolean => {
     const chosen = byId.get(target);
     if (chosen === undefined) return false; // "end" (or an unknown target)
-    if (upstream(idOf(decision)).has(target)) return true; // a back-edge: the loop runs this step again
+    if (upstream(idOf(decision)).has(target)) return true; // a back-edge: the loop comes back to the decision
     if (isDecision(chosen)) return false;
-    const runs = needsOf(chosen).every((need) => upstream(idOf(decision)).has(need) || !droppable(need));
-    return runs && [...downstream(target)].every((id) => byId.get(id)!.index > step.index);
+    const needs = needsOf(chosen);
+    if (!needs.every((need) => need === idOf(step) || upstream(idOf(decision)).has(need) || !droppable(need))) return false;
+    return needs.includes(idOf(step)) || [...downstream(target)].every((id) => byId.get(id)!.index > step.index);
+  };
+  /** A decision that always runs (after `step` when it needs it) and whose every way out replaces `step`. */
+  const replacedThrough = (step: ListedStep, decision: ListedStep): boolean => {
+    const runs = needsOf(decision).includes(idOf(step)) ? alwaysRunsAfter(step, decision) : !droppable(idOf(decision));
+    const targets = targetsOf(decision);
+    return runs && targets.length > 0 && targets.every((target) => replacesThrough(step, decision, target));
   };
   const replaced = (step: ListedStep): boolean =>
-    (dependents.get(idOf(step)) ?? []).some((follower) => {
-      if (!alwaysRunsAfter(step, follower)) return false;
-      if (!isDecision(follower)) return true;
-      const targets = targetsOf(follower);
-      return targets.length > 0 && targets.every((target) => replacesThrough(step, follower, target));
-    });
+    (dependents.get(idOf(step)) ?? []).some((follower) => !isDecision(follower) && alwaysRunsAfter(step, follower)) ||
+    decisions.some((decision) => replacedThrough(step, decision));
 
   const candidates = new Set<string>();
   for (const entry of entries) if (!isDecision(entry) && !replaced(entry)) candidates.add(idOf(entry));
