@@ -43,4 +43,9 @@ describe("assignModelSlotIds", () => {
     expect(() => model("gpt-4o" as never)).toThrow(/must be an AI SDK V3 language model object, got the string "gpt-4o"/);
     expect(() => model(fakeModel("x"), { id: "bad id!" })).toThrow(WorkflowDefinitionError);
   });
+
+  it("model() given a model of another AI SDK generation names it, the installed and the supported versions", () => {
+    const v4 = { specificationVersion: "v4", provider: "openai.responses", modelId: "gpt-5" };
+    expect(() => model(v4 as never)).toThrow(/got a v4 language model \(from an AI SDK 7 provider package\), but Little Workflow supports AI SDK 6 only: ai \^6\.0\.326 .* Installed: ai 6\.\d+\.\d+\. Install the supported line: npm i ai@6 @ai-sdk\/openai@3 \(or your provider's 3\.x\)\. Then pass that provider's model/);
+  });
 });

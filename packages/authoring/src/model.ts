@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { unsupportedAiSdkModel } from "@little-stack/harness";
 import { WorkflowDefinitionError } from "./errors/workflow-definition-error.js";
 
 /**
@@ -52,6 +53,16 @@ export function describeValue(value: unknown): string {
 /** Checks that `value` is an AI SDK V3 model object; `field` names the option in the error. */
 export function requireLanguageModel(value: unknown, field: string, workflowId?: string): LanguageModelV3 {
   if (isLanguageModelV3(value)) return value;
+  const otherGeneration = unsupportedAiSdkModel(value);
+  if (otherGeneration !== undefined) {
+    throw new WorkflowDefinitionError({
+      code: "definition.invalid_model",
+      field,
+      problem: otherGeneration.replace(/\.$/, ""),
+      fix: 'Then pass that provider\'s model, e.g. openai("gpt-4o-mini").',
+      ...(workflowId === undefined ? {} : { workflowId }),
+    });
+  }
   throw new WorkflowDefinitionError({
     code: "definition.invalid_model",
     field,

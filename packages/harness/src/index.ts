@@ -22,6 +22,7 @@ export type {
 export { harnessRoles, harnessTaskKinds } from "./contract/harness.js";
 export { requireManifest, sessionKeyFor, stepPathOf } from "./contract/session-identity.js";
 export { HarnessContextError } from "./contract/harness-context-error.js";
+export { installedAiSdkVersion, supportedAiSdk, unsupportedAiSdkModel } from "./contract/ai-sdk-support.js";
 export { toErrorEnvelope, type ErrorEnvelope } from "./contract/error-envelope.js";
 export type { LwirStep, LwirStepUses } from "./contract/lwir-step.js";
 export type {

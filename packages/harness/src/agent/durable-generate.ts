@@ -1,11 +1,14 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText, streamText, type LanguageModel, type Output, type ToolSet } from "ai";
+import { unsupportedAiSdkModel } from "../contract/ai-sdk-support.js";
 import { HarnessSessionError } from "../errors/harness-session-errors.js";
 import type { HarnessSession, OpenHarnessSessionOptions } from "./harness-session.js";
 import { openHarnessSession } from "./harness-session.js";
 
 function requireModelObject(model: LanguageModel): LanguageModelV3 {
   if (typeof model === "string" || model.specificationVersion !== "v3") {
+    const mismatch = unsupportedAiSdkModel(model);
+    if (mismatch !== undefined) throw new HarnessSessionError("harness.unsupported_model", `A durable session needs an AI SDK V3 model object; ${mismatch}`);
     throw new HarnessSessionError(
       "harness.unsupported_model",
       `A durable session needs an AI SDK V3 model object (for example createOpenAICompatible(...)("model-id")); got ${typeof model === "string" ? `the model id string "${model}"` : `a ${model.specificationVersion} model`}.`,
