@@ -3,6 +3,7 @@ import { schemasEquivalent, type LwirFinding } from "@little-stack/lwir";
 import type { BindingTarget } from "./binding-target.js";
 import { terminalOutputFindings } from "./terminal-output-binding.js";
 import { toolArgsFindings } from "./tool-args-binding.js";
+import { toolOutputFindings } from "./tool-output-binding.js";
 
 type Json = Record<string, unknown>;
 
@@ -43,8 +44,9 @@ function checkSteps(steps: unknown, at: readonly JsonPathSegment[], target: Bind
  * The binding pass (seed 001 stage 7, lwir.md §8 `binding.*`): run after `validateLwir` passes,
  * it ties the LWIR to the definition it was planned for — identity, schemas (equal up to
  * normalization: `$schema`, annotations, `additionalProperties: false`), models and tools, the
- * terminal step's output against the workflow's output schema, and tool.call arguments against
- * each tool's input schema. Never throws; an empty list means bound.
+ * terminal step's output against the workflow's output schema, tool.call arguments against
+ * each tool's input schema and tool.call output modes against each tool's output schema. Never
+ * throws; an empty list means bound.
  */
 export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFinding[] {
   const findings: LwirFinding[] = [];
@@ -81,6 +83,6 @@ export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFindi
     findings.push(finding("binding.network_disallowed", ["permissions", "network", index], `permissions.network lists ${JSON.stringify(name)}, but the workflow definition grants no network access.`));
   });
   checkSteps(lwir.steps, ["steps"], target, findings);
-  findings.push(...terminalOutputFindings(lwir, target.outputSchema), ...toolArgsFindings(lwir, target));
+  findings.push(...terminalOutputFindings(lwir, target.outputSchema), ...toolArgsFindings(lwir, target), ...toolOutputFindings(lwir, target));
   return findings;
 }

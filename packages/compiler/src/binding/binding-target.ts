@@ -9,11 +9,11 @@ export type BindingTarget = {
   readonly outputSchema: unknown;
   readonly modelSlotIds: readonly string[];
   readonly toolNames: readonly string[];
-  /** The workflow's tools with their input schemas (for `tool.call` arguments). */
-  readonly tools?: readonly Pick<ToolDescriptor, "name" | "inputSchema">[];
+  /** The workflow's tools with their input schemas (for `tool.call` arguments) and output schemas (for `tool.call` output modes). */
+  readonly tools?: readonly Pick<ToolDescriptor, "name" | "inputSchema" | "outputSchema">[];
 };
 
-/** Every finding code the binding pass can return (lwir.md §8 `binding.*`, plus two of ours). */
+/** Every finding code the binding pass can return (lwir.md §8 `binding.*`, plus three of ours). */
 export const BINDING_FINDING_CODES = [
   "binding.workflow_name_mismatch",
   "binding.input_schema_mismatch",
@@ -24,6 +24,7 @@ export const BINDING_FINDING_CODES = [
   "binding.network_disallowed",
   "binding.terminal_output_mismatch",
   "binding.tool_args_mismatch",
+  "binding.tool_output_mismatch",
 ] as const;
 
 export type BindingFindingCode = (typeof BINDING_FINDING_CODES)[number];
