@@ -2,6 +2,7 @@ import { formatJsonPath, type JsonPathSegment } from "@little-stack/canonical";
 import { schemasEquivalent, type LwirFinding } from "@little-stack/lwir";
 import type { BindingTarget } from "./binding-target.js";
 import { terminalOutputFindings } from "./terminal-output-binding.js";
+import { fanInFindings } from "./fan-in-binding.js";
 import { toolArgsFindings } from "./tool-args-binding.js";
 import { toolOutputFindings } from "./tool-output-binding.js";
 
@@ -45,8 +46,9 @@ function checkSteps(steps: unknown, at: readonly JsonPathSegment[], target: Bind
  * it ties the LWIR to the definition it was planned for — identity, schemas (equal up to
  * normalization: `$schema`, annotations, `additionalProperties: false`), models and tools, the
  * terminal step's output against the workflow's output schema, tool.call arguments against
- * each tool's input schema and tool.call output modes against each tool's output schema. Never
- * throws; an empty list means bound.
+ * each tool's input schema and tool.call output modes against each tool's output schema, and
+ * parallel fan-in entries against the parallel step's output schema. Never throws; an empty list
+ * means bound.
  */
 export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFinding[] {
   const findings: LwirFinding[] = [];
@@ -83,6 +85,6 @@ export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFindi
     findings.push(finding("binding.network_disallowed", ["permissions", "network", index], `permissions.network lists ${JSON.stringify(name)}, but the workflow definition grants no network access.`));
   });
   checkSteps(lwir.steps, ["steps"], target, findings);
-  findings.push(...terminalOutputFindings(lwir, target.outputSchema), ...toolArgsFindings(lwir, target), ...toolOutputFindings(lwir, target));
+  findings.push(...terminalOutputFindings(lwir, target.outputSchema), ...toolArgsFindings(lwir, target), ...toolOutputFindings(lwir, target), ...fanInFindings(lwir));
   return findings;
 }

@@ -13,7 +13,7 @@ export type BindingTarget = {
   readonly tools?: readonly Pick<ToolDescriptor, "name" | "inputSchema" | "outputSchema">[];
 };
 
-/** Every finding code the binding pass can return (lwir.md §8 `binding.*`, plus three of ours). */
+/** Every finding code the binding pass can return (lwir.md §8 `binding.*`, plus four of ours). */
 export const BINDING_FINDING_CODES = [
   "binding.workflow_name_mismatch",
   "binding.input_schema_mismatch",
@@ -25,6 +25,7 @@ export const BINDING_FINDING_CODES = [
   "binding.terminal_output_mismatch",
   "binding.tool_args_mismatch",
   "binding.tool_output_mismatch",
+  "binding.fan_in_output_mismatch",
 ] as const;
 
 export type BindingFindingCode = (typeof BINDING_FINDING_CODES)[number];
