@@ -2,6 +2,7 @@ import type { JsonPathSegment } from "@little-stack/canonical";
 import { describeValue, shown, type FindingList, type LwirFindingCode } from "../findings.js";
 import { hasField, isIntegerInRange, isRecord, listOf, ownField, unknownKeys, type JsonRecord } from "./json-shape.js";
 import { LWIR_FIELDS } from "../lwir-fields.js";
+import { checkParallelBounds } from "./parallel-bounds-rules.js";
 import { stepIdProblem, type LwirRuleContext, type StepEntry } from "./rule-context.js";
 import { isWholeTemplate, referencesRoot, wholeTemplate } from "./whole-template.js";
 
@@ -52,6 +53,7 @@ export function checkParallelRules(context: LwirRuleContext, findings: FindingLi
     checkLimits({ withValue, path, report });
     checkFanIn({ entry, withValue, path, report });
   }
+  checkParallelBounds(context, findings);
 }
 
 function checkTemplates(options: { withValue: JsonRecord; path: JsonPathSegment[]; report: Report }): void {

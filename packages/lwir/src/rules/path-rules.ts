@@ -20,6 +20,12 @@ export function inputSchemaOf(context: LwirRuleContext): unknown {
 
 /** The schema of one item of a parallel step's `items` (undefined when it cannot be told). */
 export function itemSchemaOf(context: LwirRuleContext, parallel: StepEntry): unknown {
+  const arraySchema = itemsArraySchemaOf(context, parallel);
+  return isRecord(arraySchema) ? arraySchema.items : undefined;
+}
+
+/** The schema of a parallel step's whole `items` array, when its template reads the input or a step (undefined otherwise). */
+export function itemsArraySchemaOf(context: LwirRuleContext, parallel: StepEntry): unknown {
   const withValue = parallel.record === undefined ? undefined : ownField(parallel.record, "with");
   const items = isRecord(withValue) ? ownField(withValue, "items") : undefined;
   const template = wholeTemplate(items);
@@ -36,7 +42,7 @@ export function itemSchemaOf(context: LwirRuleContext, parallel: StepEntry): unk
       arraySchema = verdict.kind === "ok" ? verdict.schema : undefined;
     }
   }
-  return isRecord(arraySchema) ? arraySchema.items : undefined;
+  return arraySchema;
 }
 
 /** What `steps.X.<accessor>` reads: the output, or the array of all visits' outputs. */
