@@ -9,12 +9,12 @@ import { fleetInput, fleetWorkflowVersion } from "./__fixtures__/fleet-workflow.
 import { spawnWorker, type SpawnedWorker } from "./__fixtures__/spawn-worker.js";
 import { submitWorkflow } from "./submit-workflow.js";
 
-// Real worker processes against a real postgres.cluster. The short versions run in `pnpm test`; set
+// Real worker processes against a real cluster. The short versions run in `pnpm test`; set
 // LITTLE_FLEET_FAULTS=long for the full ones (4 workers × 200 runs with a SIGKILL every 1–3 s;
-// a PostgreSQL restart every 5–10 s).
+// 400 runs with a PostgreSQL restart every 5–10 s).
 const long = process.env.LITTLE_FLEET_FAULTS === "long";
 const killRuns = long ? 200 : 24;
-const restartRuns = long ? 120 : 24;
+const restartRuns = long ? 400 : 24;
 const leaseMs = 2000;
 const pollMs = 200;
 
