@@ -80,6 +80,21 @@ describe("startWorker", () => {
     expect(await submitter.getSubmission("run-bad-input")).toMatchObject({ state: "finished", outcome: "failed" });
   });
 
+  it("finishes as failed, once, a run no worker could ever start (options it cannot apply), and awaitRun says why", async () => {
+    const world = deployment();
+    const submitter = world();
+    const version = fleetWorkflowVersion();
+    await submitter.submitRun({ runId: "run-bad-options", workflowVersion: version as never, input: fleetInput(1), tools: ["record", "gate"], models: [], options: { retries: 3 } });
+    const events: WorkerEvent[] = [];
+    stopping.push(startWorker({ world: world(), tools: fleetTools({}), pollEveryMs: 20, onEvent: (event) => events.push(event) }));
+    const outcome = await awaitRun(submitter, "run-bad-options", { pollEveryMs: 50 });
+    expect(outcome).toMatchObject({ status: "failed", error: { causeCode: "worker.invalid_options" } });
+    expect(outcome.error?.message).toContain("options.retries");
+    await stopping.splice(0)[0]!.stop();
+    expect(events.filter((event) => event.type === "claimed")).toHaveLength(1);
+    expect(await submitter.getSubmission("run-bad-options")).toMatchObject({ state: "finished", outcome: "failed", claims: 1 });
+  });
+
   it("never claims a run whose tools it lacks", async () => {
     const world = deployment();
     const submitter = world();

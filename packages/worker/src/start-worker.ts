@@ -34,7 +34,7 @@ export type WorkerEvent =
   | { readonly type: "failed"; readonly runId: string; readonly error: unknown }
   /** The lease was lost (lapsed, taken over): the run was stopped here, having written nothing after. */
   | { readonly type: "lease_lost"; readonly runId: string; readonly reason: string }
-  /** Executing a run failed outside the run itself (storage unreachable, …): its lease was released for another try. */
+  /** The storage failed under a run (unreachable past its retries): its lease was released for another try. */
   | { readonly type: "run_error"; readonly runId: string; readonly error: unknown }
   | { readonly type: "claim_error"; readonly error: unknown };
 
@@ -93,8 +93,8 @@ export function startWorker(options: StartWorkerOptions): Worker {
       claims: submission.claims,
       ...(lock.recoveredFrom?.holder === undefined ? {} : { takenOverFrom: lock.recoveredFrom.holder }),
     });
-    const runOptions = checkSubmittedRunOptions(submission.options);
     try {
+      const runOptions = checkSubmittedRunOptions(submission.options);
       await executeWorkflowVersion({
         world: worldHeldBy(queue, lock),
         workflowVersion: submission.workflowVersion as unknown as { id: string; hash?: string; lwir: LwirDocument },
@@ -123,16 +123,23 @@ export function startWorker(options: StartWorkerOptions): Worker {
         await lock.release().catch(() => undefined);
         return;
       }
-      if (error instanceof RunFailedError || LittleWorkflowError.is(error, "run_failed")) {
+      const storageTrouble = LittleWorkflowError.is(error) && error.code.startsWith("world.") && !LittleWorkflowError.is(error, "world.event_log_corrupt");
+      if (!storageTrouble) {
         // The failure is in the run's log (RunFailed) — or, for a run refused before its log was
-        // opened (an invalid version), only here: the run is over either way.
-        const failure = { message: (error as Error).message, ...(error instanceof RunFailedError ? { causeCode: error.causeCode } : {}) };
+        // opened (an invalid version, options no worker can apply, a damaged log), only here: the
+        // run is over either way. Releasing it instead would hand the same failure to the next
+        // worker forever.
+        const failure = {
+          message: error instanceof Error ? error.message : String(error),
+          ...(error instanceof RunFailedError ? { causeCode: error.causeCode } : LittleWorkflowError.is(error) ? { causeCode: error.code } : {}),
+        };
         await queue.finishRun(lock, "failed", failure).then(
           () => emit({ type: "failed", runId: submission.runId, error }),
           (finishError: unknown) => emit({ type: "run_error", runId: submission.runId, error: finishError }),
         );
         return;
       }
+      // The storage failed under the run (unreachable past its retries): another try may succeed.
       emit({ type: "run_error", runId: submission.runId, error });
       await lock.release().catch(() => undefined);
     }
