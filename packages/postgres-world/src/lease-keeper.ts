@@ -10,6 +10,8 @@ export type HeldLease = {
   /** Local monotonic time at which the last successful renewal (or the acquisition) was sent. */
   confirmedAt: number;
   expiresAt: string;
+  /** Set once the lease is lost (until its holder releases it). */
+  lost?: boolean;
 };
 
 /**
@@ -21,6 +23,8 @@ export type HeldLease = {
  */
 export class LeaseKeeper {
   private readonly held = new Map<string, HeldLease>();
+  /** Per run, the newest lease this world acquired and has not released (held or lost). */
+  private readonly latest = new Map<string, HeldLease>();
   private timer: NodeJS.Timeout | undefined;
   private renewing = false;
 
@@ -34,6 +38,8 @@ export class LeaseKeeper {
 
   hold(lease: HeldLease): void {
     this.held.set(lease.token, lease);
+    const current = this.latest.get(lease.runId);
+    if (current === undefined || current.fence <= lease.fence) this.latest.set(lease.runId, lease);
     if (this.timer === undefined) {
       this.timer = setInterval(() => void this.tick(), this.options.renewEveryMs);
       this.timer.unref();
@@ -49,10 +55,27 @@ export class LeaseKeeper {
     }
   }
 
+  /** The lease was given back: the run is no longer this world's to fence. */
+  release(token: string): void {
+    const lease = this.held.get(token) ?? [...this.latest.values()].find((candidate) => candidate.token === token);
+    this.drop(token);
+    if (lease !== undefined && this.latest.get(lease.runId) === lease) this.latest.delete(lease.runId);
+  }
+
+  /**
+   * The newest lease this world holds on a run, for appends that do not name a fence: they are
+   * fenced with it (and refused once it is lost), so a run held through `acquireRunLock` is fenced
+   * even when its writer (the runtime) never names the fence.
+   */
+  current(runId: string): HeldLease | undefined {
+    return this.latest.get(runId);
+  }
+
   /** The lease is gone: its holder must stop. */
   lose(token: string, reason: string, cause?: unknown): void {
     const lease = this.held.get(token);
     if (lease === undefined) return;
+    lease.lost = true;
     this.drop(token);
     lease.controller.abort(new LeaseLostError({ runId: lease.runId, fence: lease.fence, reason, cause }));
   }

@@ -111,6 +111,28 @@ describe("leases", () => {
     await taken.release();
   });
 
+  it("fence the appends to a run this world holds even when they name no fence (the runtime names none), and refuse them once the lease is lost", async () => {
+    const worker = deployment({ leaseMs: 60_000, renewEveryMs: 20_000 });
+    const direct = worker({ holder: "direct" });
+    const lock = await direct.acquireRunLock("run-implicit");
+    await direct.appendEvents("run-implicit", { type: "RunStarted", payload: {} });
+    const { rows } = await postgres.admin.query<{ fence: string }>(`SELECT fence FROM t_${counter}.events WHERE run_id = 'run-implicit'`);
+    expect(rows.map((row) => Number(row.fence))).toEqual([lock.fence]);
+    await postgres.admin.query(`UPDATE t_${counter}.runs SET lease_expires_at = clock_timestamp() - interval '1 ms' WHERE run_id = 'run-implicit'`);
+    const taker = worker({ holder: "taker" });
+    const taken = await taker.acquireRunLock("run-implicit");
+    expect((await rejection(direct.appendEvents("run-implicit", { type: "StepCompleted", payload: { by: "direct" } }))).code).toBe("world.lease_lost");
+    expect(lock.signal.aborted).toBe(true);
+    // Once lost, refused here without asking the database.
+    expect((await rejection(direct.appendEvents("run-implicit", { type: "StepCompleted", payload: { by: "direct" } }))).message).toContain("lost");
+    await taker.appendEvents("run-implicit", { type: "StepCompleted", payload: { by: "taker" } });
+    expect((await taker.listEvents("run-implicit")).map((event) => event.payload)).toEqual([{}, { by: "taker" }]);
+    // After its release the run is not this world's any more: an unfenced append is unchecked again.
+    await lock.release();
+    await taken.release();
+    await direct.appendEvents("run-implicit", { type: "Note", payload: {} });
+  });
+
   it("refuse a fenced append the moment its lease lapsed, even before anyone took over, and abort the holder at once", async () => {
     const worker = deployment({ leaseMs: 60_000, renewEveryMs: 20_000 });
     const world = worker();

@@ -158,7 +158,7 @@ export function postgresWorld(options: PostgresWorldOptions): PostgresWorld {
       acquiredAt: row.acquired_at,
       recoveredFrom: previousOwner(runId, row),
       release: async () => {
-        keeper.drop(token);
+        keeper.release(token);
         await database.retrying("release a run lease", () =>
           database.query(`UPDATE ${runs} SET lease_token = NULL, lease_expires_at = NULL WHERE run_id = $1 AND lease_token = $2`, [runId, token]),
         );
@@ -215,8 +215,17 @@ export function postgresWorld(options: PostgresWorldOptions): PostgresWorld {
     async appendEvents(runId, events, appendOptions) {
       await open("append events");
       requireRunId(runId);
-      const fence = requireFence(appendOptions);
+      let fence = requireFence(appendOptions);
       const prepared = prepareEvents(runId, events);
+      if (fence === undefined) {
+        // A run this world holds is fenced even when the writer names no fence (the runtime does
+        // not): the lease this world took for it fences the append, and a lost one refuses it here.
+        const held = keeper.current(runId);
+        if (held?.lost === true) {
+          throw new LeaseLostError({ runId, fence: held.fence, reason: "this world's lease on the run was lost; it writes nothing more to it" });
+        }
+        fence = held?.fence;
+      }
       try {
         return await eventLog.append(runId, prepared, fence);
       } catch (error) {
@@ -417,10 +426,12 @@ export function postgresWorld(options: PostgresWorldOptions): PostgresWorld {
           [lock.runId, lock.token, outcome, lock.fence, failureText],
         ),
       );
-      keeper.drop(lock.token);
       if (result.rows[0]?.done !== true) {
-        throw new LeaseLostError({ runId: lock.runId, fence: lock.fence, reason: "the lease was lost before the run could be marked finished" });
+        const reason = "the lease was lost before the run could be marked finished";
+        keeper.lose(lock.token, reason);
+        throw new LeaseLostError({ runId: lock.runId, fence: lock.fence, reason });
       }
+      keeper.release(lock.token);
       await lock.release();
     },
 
