@@ -58,6 +58,8 @@ describe("sampleFromSchema", () => {
       { type: "string", maxLength: 0 },
       { type: "integer", minimum: 1.5, maximum: 2.5 },
       { type: "number", minimum: -3.5 },
+      { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 },
+      { type: "integer", minimum: 9007199254740991 },
       { type: "array", maxItems: 0, items: { type: "string" } },
       { type: "array", items: false },
       { type: "string", enum: [1, "b"] },
@@ -76,6 +78,9 @@ describe("sampleFromSchema", () => {
     expect(sampleFromSchema({ type: "integer", minimum: 1.5, maximum: 2.5 })).toBe(2);
     expect(sampleFromSchema({ type: "string", enum: [1, "b"] })).toBe("b");
     expect(sampleFromSchema({ type: ["null", "integer"] })).toBe(1);
+    // Zod's z.number().int() bounds mean "any integer".
+    expect(sampleFromSchema({ type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 })).toBe(1);
+    expect(sampleFromSchema({ type: "integer", minimum: 3, maximum: 9007199254740991 })).toBe(3);
     expect(sampleFromSchema({ type: "object", properties: { gone: false, kept: { type: "string" } } })).toEqual({ kept: "sample kept" });
   });
 

@@ -74,17 +74,23 @@ function sampleText(schema: JsonSchemaObject, walk: Walk): Sampled {
   return ok(text.join(""));
 }
 
-/** The maximum when there is one (scores at their best end loops like "repeat while score < 8"), else the minimum, else 1. */
+/**
+ * The maximum when there is one (scores at their best end loops like "repeat while score < 8"),
+ * else the minimum, else 1; bounds at ±MAX_SAFE_INTEGER (Zod's integer bounds) count as none.
+ */
 function sampleNumber(schema: JsonSchemaObject, integer: boolean, walk: Walk): Sampled {
   const rawMin = typeof schema.minimum === "number" ? schema.minimum : undefined;
   const rawMax = typeof schema.maximum === "number" ? schema.maximum : undefined;
   const min = rawMin === undefined ? undefined : integer ? Math.ceil(rawMin) : rawMin;
   const max = rawMax === undefined ? undefined : integer ? Math.floor(rawMax) : rawMax;
   if (min !== undefined && max !== undefined && min > max) return fail(walk, `no ${integer ? "integer" : "number"} lies between minimum ${String(rawMin)} and maximum ${String(rawMax)}`);
-  const base = max ?? min ?? 1;
-  const varied = max !== undefined ? base - walk.variant : base + walk.variant;
-  const inRange = (min === undefined || varied >= min) && (max === undefined || varied <= max);
-  return ok(inRange ? varied : base);
+  // Zod's z.number().int() bounds every integer by ±MAX_SAFE_INTEGER: those say "any integer", not "prefer this".
+  const preferred = (bound: number | undefined) => (bound !== undefined && Math.abs(bound) < Number.MAX_SAFE_INTEGER ? bound : undefined);
+  const inRange = (value: number) => (min === undefined || value >= min) && (max === undefined || value <= max);
+  const wanted = preferred(max) ?? preferred(min) ?? 1;
+  const base = inRange(wanted) ? wanted : (max ?? min ?? 1);
+  const varied = preferred(max) !== undefined ? base - walk.variant : base + walk.variant;
+  return ok(inRange(varied) ? varied : base);
 }
 
 function sampleArray(schema: JsonSchemaObject, walk: Walk): Sampled {
