@@ -9,9 +9,9 @@ import type { SkillReference } from "@little-stack/skills";
 import { RunFailedError } from "../errors/run-failed-error.js";
 import { RunInputMismatchError, WorkflowVersionMismatchError } from "../errors/run-integrity-errors.js";
 import { InvalidRunOptionsError } from "../errors/runtime-config-errors.js";
-import type { EventRecord, RunCapabilities, StepErrorPayload } from "../events/runtime-event-types.js";
+import type { EventRecord, StepErrorPayload } from "../events/runtime-event-types.js";
 import { RunStateFolder } from "../run-state/run-state-folder.js";
-import { capabilityDrift, captureCapabilities } from "./capabilities.js";
+import { captureCapabilities, requireSameCapabilities } from "./capabilities.js";
 import { validateVersionOnce } from "./validated-versions.js";
 import { resolveRunSkills, type RunSkills, type RunStorage } from "./session-resources.js";
 import { parseTimeout } from "./parse-timeout.js";
@@ -132,6 +132,8 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       }
       if (stored.status === "completed") return await buildRunResult({ world, runId, folder, events: log.stored() });
       if (stored.status === "failed") throw recordedFailure({ runId, folder, events: log.stored(), workflowVersionId: version.id });
+      // Refused before anything is written (like a mismatched input): the run stays resumable.
+      if (stored.capabilities !== undefined) requireSameCapabilities({ runId, pinned: stored.capabilities, current: capabilities });
     }
     if (folder.status === "not_started") {
       const runStarted = {
@@ -169,8 +171,6 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       skills,
     };
     try {
-      const pinned = folder.snapshot().capabilities;
-      if (resumed && pinned !== undefined) checkDrift(pinned, capabilities);
       checkInput(run);
       const outcome = await runScope({ run, steps: lwir.steps, prefix: "", scopeName: "the workflow", outerSteps: {} });
       const terminal = outcome.terminalStepId === undefined ? undefined : outcome.outputsById.get(outcome.terminalStepId)?.at(-1);
@@ -293,18 +293,6 @@ function recordedFailure(options: { runId: string; folder: RunStateFolder; event
     message: result.error.message,
     ...(result.error.failedStepPath === undefined ? {} : { failedStepPath: result.error.failedStepPath }),
     result,
-  });
-}
-
-function checkDrift(pinned: RunCapabilities, current: RunCapabilities): void {
-  if (pinned.digest === current.digest) return;
-  const lines = capabilityDrift(pinned, current);
-  if (lines.length === 0) return;
-  throw new StepFailure("capability_drift", undefined, {
-    name: "CapabilityDriftError",
-    message: `the capabilities this run started with changed: ${lines.join("; ")}. A run never continues on different capabilities: start a new run`,
-    causeCode: "capability_drift",
-    retriable: false,
   });
 }
 
