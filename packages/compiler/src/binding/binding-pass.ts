@@ -85,6 +85,8 @@ export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFindi
     findings.push(finding("binding.network_disallowed", ["permissions", "network", index], `permissions.network lists ${JSON.stringify(name)}, but the workflow definition grants no network access.`));
   });
   checkSteps(lwir.steps, ["steps"], target, findings);
-  findings.push(...terminalOutputFindings(lwir, target.outputSchema), ...toolArgsFindings(lwir, target), ...toolOutputFindings(lwir, target), ...fanInFindings(lwir));
+  // The runtime checks the run's output against the document's output.schema (which must equal the
+  // definition's up to normalization, above): that is the schema the run-output steps must fit.
+  findings.push(...terminalOutputFindings(lwir, outputSchema ?? target.outputSchema), ...toolArgsFindings(lwir, target), ...toolOutputFindings(lwir, target), ...fanInFindings(lwir));
   return findings;
 }

@@ -93,7 +93,8 @@ class Checker {
     const lower: readonly string[] = ["minimum", "minLength", "minItems"];
     for (const keyword of [...lower, "maximum", "maxLength", "maxItems"]) {
       const limit = wide[keyword];
-      if (typeof limit !== "number") continue;
+      // Zod writes ±Number.MAX_SAFE_INTEGER on every .int(): no JSON number a step produces can be exactly past it.
+      if (typeof limit !== "number" || Math.abs(limit) >= Number.MAX_SAFE_INTEGER) continue;
       const own = narrow[keyword];
       const holds = typeof own === "number" && (lower.includes(keyword) ? own >= limit : own <= limit);
       if (!holds) this.gap(path, `the workflow schema has ${keyword} ${limit}, the step's ${typeof own === "number" ? `${keyword} ${own}` : `no ${keyword}`}`);
@@ -116,9 +117,11 @@ class Checker {
     for (const [key, schema] of Object.entries(narrowProperties)) {
       if (!Object.hasOwn(wideProperties, key)) this.check(schema, wide.additionalProperties, [...path, key]);
     }
-    if (closed) return;
-    if (wide.additionalProperties === false) this.gap(path, "the step's schema allows properties the workflow schema does not (set additionalProperties: false)");
-    else this.check(narrow.additionalProperties ?? true, wide.additionalProperties, [...path, "*"]);
+    // An open narrow object against a closed wide one is not a gap: what extra keys a value carries
+    // is up to the producer (strict structured outputs close every object), not the plan. A
+    // property the narrow schema declares and the wide one forbids is (above).
+    if (closed || wide.additionalProperties === false) return;
+    this.check(narrow.additionalProperties ?? true, wide.additionalProperties, [...path, "*"]);
   }
 
   private checkArray(narrow: Node, wide: Node, path: readonly (string | number)[]): void {
@@ -129,8 +132,9 @@ class Checker {
 
 /**
  * Whether every value `narrow` accepts is accepted by `wide` (lwir.md §5 subset): an empty list
- * means yes. Conservative — a construct it cannot compare counts as a gap — so a plan whose
- * terminal step passes this check cannot fail the workflow's output schema at run time.
+ * means yes. Conservative — a construct it cannot compare counts as a gap — except for two things
+ * the producer, not the plan, decides: extra keys of an open object where the wide schema is
+ * closed, and Zod's ±MAX_SAFE_INTEGER bounds on integers.
  */
 export function schemaImplicationGaps(narrow: unknown, wide: unknown): readonly SchemaImplicationGap[] {
   const checker = new Checker();
