@@ -71,6 +71,12 @@ describe("localWorld: a log that lost committed events is refused, never served 
     const { dataDir, eventsDb, last } = await killedWriter(30);
     unlinkSync(`${eventsDb}-wal`);
     unlinkSync(`${eventsDb}-shm`);
+    // The schema itself was in the WAL: a reader finds no events table, and still the record.
+    const reader = localWorld({ dataDir, readOnly: true });
+    expectCorrupt(await caught(() => reader.listEvents("run-1")), 1);
+    expect(await reader.listRuns()).toEqual([]);
+    expect(await reader.recordedRunIds()).toEqual(["run-1"]);
+    await reader.close();
     const world = localWorld({ dataDir });
     const error = expectCorrupt(await caught(() => world.listEvents("run-1")), 1);
     expect(error.message).toContain(`through #${last}`);

@@ -116,7 +116,11 @@ export function openSqliteEventLog(options: {
       requireSynchronous(database, wanted);
     } else {
       // Reading the schema reads every page of sqlite_master: damage there shows now, named.
-      database.prepare("SELECT COUNT(*) FROM sqlite_master").pluck().get();
+      const tables = database.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'").pluck().get();
+      // No events table (a data dir whose first commit is not there, or was lost with its WAL):
+      // read it as an empty log — the commit records still tell a lost run apart. A temp table is
+      // this connection's own, in memory: nothing is written to the file.
+      if (tables === 0) database.exec(eventsTable.replace("CREATE TABLE IF NOT EXISTS events", "CREATE TEMP TABLE events"));
     }
   } catch (error) {
     database.close();
