@@ -1,6 +1,7 @@
 import { LittleWorkflowError } from "@little-stack/canonical";
 import { CliInputError, CliUsageError } from "./cli-errors.js";
 import { type ExitCode, exitCodes } from "./exit-codes.js";
+import { printable } from "./printable-text.js";
 
 export type ErrorExit = {
   readonly exitCode: ExitCode;
@@ -13,7 +14,16 @@ export type ErrorExit = {
  * An id the world refuses (`--run-id ../x`) can only come from the command line; a --data-dir that
  * cannot be created or written is an I/O error.
  */
-const usageErrorCodes = new Set<string>([CliUsageError.code, CliInputError.code, "world.invalid_id", "world.data_dir_not_writable"]);
+const usageErrorCodes = new Set<string>([
+  CliUsageError.code,
+  CliInputError.code,
+  "world.invalid_id",
+  "world.data_dir_not_writable",
+  "world.invalid_data_dir",
+]);
+
+/** Longest message printed; what a guest or tool put in an error can be far longer than a terminal line. */
+const maxMessageLength = 2000;
 
 /**
  * Maps anything a command throws to its exit code and a one-line message. Parse errors from
@@ -21,6 +31,11 @@ const usageErrorCodes = new Set<string>([CliUsageError.code, CliInputError.code,
  * are never part of the message (set LITTLE_DEBUG=1 to see them).
  */
 export function exitForError(error: unknown): ErrorExit {
+  const { exitCode, message } = classify(error);
+  return { exitCode, message: printable(bounded(message)) };
+}
+
+function classify(error: unknown): ErrorExit {
   if (LittleWorkflowError.is(error)) {
     if (usageErrorCodes.has(error.code)) return { exitCode: exitCodes.usage, message: oneLine(error.message) };
     return { exitCode: exitCodes.failure, message: `${error.code}: ${oneLine(error.message)}` };
@@ -40,6 +55,10 @@ export function exitForError(error: unknown): ErrorExit {
 /** clipanion marks its parse and option-validation errors with a `clipanion` property. */
 function isClipanionParseError(error: unknown): error is Error {
   return error instanceof Error && typeof (error as { clipanion?: unknown }).clipanion === "object";
+}
+
+function bounded(text: string): string {
+  return text.length <= maxMessageLength ? text : `${text.slice(0, maxMessageLength)}… [${text.length - maxMessageLength} more characters; LITTLE_DEBUG=1 shows the error in full]`;
 }
 
 function firstLine(text: string): string {

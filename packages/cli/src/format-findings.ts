@@ -1,3 +1,5 @@
+import { printable } from "./printable-text.js";
+
 /** The shape of one validation finding as the CLI prints it (lwir.md §8). */
 export type PrintableFinding = {
   readonly severity: string;
@@ -12,7 +14,8 @@ export type PrintableFinding = {
  */
 export function formatFindingsText(options: { displayName: string; findings: readonly PrintableFinding[] }): string {
   const { displayName, findings } = options;
-  const lines = findings.map((finding) => `${finding.path}  ${finding.code}  ${finding.message.replace(/\s*\n\s*/g, " ")}`);
+  // Paths and messages quote the document (step ids, strings): escaped so they cannot drive the terminal.
+  const lines = findings.map((finding) => printable(`${finding.path}  ${finding.code}  ${finding.message.replace(/\s*\n\s*/g, " ")}`));
   const count = `${findings.length} finding${findings.length === 1 ? "" : "s"}`;
   lines.push(findings.length === 0 ? `${displayName}: valid LWIR (0 findings)` : `${displayName}: invalid LWIR (${count})`);
   return `${lines.join("\n")}\n`;

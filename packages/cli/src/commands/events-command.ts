@@ -38,8 +38,8 @@ export class EventsCommand extends Command<CliContext> {
     if (this.caller !== undefined && this.caller !== "model" && this.caller !== "code") {
       throw new CliUsageError(`--caller must be "model" or "code", not "${this.caller}"`);
     }
-    const typeMatches = this.type === undefined ? undefined : globMatcher(this.type);
-    const stepMatches = this.step === undefined ? undefined : globMatcher(this.step);
+    const typeMatches = this.type === undefined ? undefined : globMatcher(this.type, "--type");
+    const stepMatches = this.step === undefined ? undefined : globMatcher(this.step, "--step");
     const caller = this.caller;
     await withReadOnlyWorld({ dataDir: this.dataDir, cwd: this.context.cwd }, async (world) => {
       await requireKnownRun({ world, runId: this.runId, dataDir: this.dataDir });

@@ -1,4 +1,6 @@
 import { join, resolve } from "node:path";
+import { LittleWorkflowError } from "@little-stack/canonical";
+import type { LocalWorld } from "@little-stack/local-world";
 import { materializeRunState } from "@little-stack/runtime";
 import { Command } from "clipanion";
 import type { CliContext } from "../cli-context.js";
@@ -13,13 +15,19 @@ import { dataDirOption, jsonOption } from "../shared-options.js";
 /** One line of `little runs`. */
 export type RunListing = {
   readonly runId: string;
-  /** `run` (a workflow run), `plan` (a compile only: an orchestrator's plan_workflow), `pipeline` (an orchestrator's run). */
-  readonly kind: RunKind;
+  /**
+   * `run` (a workflow run), `plan` (a compile only: an orchestrator's plan_workflow), `pipeline`
+   * (an orchestrator's run); `unknown` for a damaged run whose events cannot be read.
+   */
+  readonly kind: RunKind | "unknown";
   /**
    * The log's status; `planned` for a plan whose version is locked; `interrupted` when the log says
-   * running but no live process holds the run.
+   * running but no live process holds the run; `damaged` when its log is corrupt or lost committed
+   * events (`problem` says what; `little events <id>` prints the whole error).
    */
-  readonly status: Exclude<RunListingStatus, "running"> | "running" | "interrupted";
+  readonly status: Exclude<RunListingStatus, "running"> | "running" | "interrupted" | "damaged";
+  /** For a damaged run: the error reading it (code and first words). */
+  readonly problem?: string;
   /** Steps of a workflow run (0 for plans and pipelines). */
   readonly stepsCompleted: number;
   readonly stepsScheduled: number;
@@ -50,8 +58,16 @@ export class RunsCommand extends Command<CliContext> {
   override async execute(): Promise<number> {
     await withReadOnlyWorld({ dataDir: this.dataDir, cwd: this.context.cwd }, async (world) => {
       const listings: RunListing[] = [];
-      for (const summary of await world.listRuns()) {
-        const events = await world.listEvents(summary.runId);
+      const summaries = await world.listRuns();
+      for (const summary of summaries) {
+        let events: Awaited<ReturnType<LocalWorld["listEvents"]>>;
+        try {
+          events = await world.listEvents(summary.runId);
+        } catch (error) {
+          if (!isDamage(error)) throw error;
+          listings.push(damagedListing({ runId: summary.runId, error, startedAt: summary.firstRecordedAt, eventCount: summary.eventCount }));
+          continue;
+        }
         const state = materializeRunState(events, { runId: summary.runId });
         const { kind, status } = runKindOf(events, state);
         const steps = Object.values(state.steps);
@@ -67,6 +83,18 @@ export class RunsCommand extends Command<CliContext> {
           eventCount: summary.eventCount,
         });
       }
+      // Runs whose commit record survives but whose events the log lost entirely.
+      const listed = new Set(summaries.map((summary) => summary.runId));
+      for (const runId of await world.recordedRunIds()) {
+        if (listed.has(runId)) continue;
+        const error = await world.listEvents(runId).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        if (error === undefined) continue;
+        if (!isDamage(error)) throw error;
+        listings.push(damagedListing({ runId, error, startedAt: "", eventCount: 0 }));
+      }
       if (this.json) {
         this.context.stdout.write(`${JSON.stringify(listings, null, 2)}\n`);
         return;
@@ -79,12 +107,35 @@ export class RunsCommand extends Command<CliContext> {
         run.runId,
         run.kind,
         run.status,
-        run.kind === "run" ? `${run.stepsCompleted}/${run.stepsScheduled}` : "-",
-        run.startedAt,
-        formatDuration(run.durationMs),
+        run.kind === "run" && run.status !== "damaged" ? `${run.stepsCompleted}/${run.stepsScheduled}` : "-",
+        run.startedAt === "" ? "-" : run.startedAt,
+        run.status === "damaged" ? "-" : formatDuration(run.durationMs),
       ]);
       this.context.stdout.write(formatTable({ header: ["run", "kind", "status", "steps done", "started", "duration"], rows, rightAligned: new Set([3, 5]) }));
+      const damaged = listings.filter((run) => run.status === "damaged");
+      if (damaged.length > 0) {
+        this.context.stdout.write(`${damaged.length} damaged run${damaged.length === 1 ? "" : "s"}: "little events <run>" says what is wrong and how to recover\n`);
+      }
     });
     return exitCodes.success;
   }
+}
+
+/** Errors that mean the run's stored history is damaged (as opposed to the command failing). */
+function isDamage(error: unknown): error is LittleWorkflowError {
+  return LittleWorkflowError.is(error, "world.event_log_corrupt") || LittleWorkflowError.is(error, "world.event_log_gap");
+}
+
+function damagedListing(options: { runId: string; error: LittleWorkflowError; startedAt: string; eventCount: number }): RunListing {
+  return {
+    runId: options.runId,
+    kind: "unknown",
+    status: "damaged",
+    problem: `${options.error.code}: ${options.error.message.slice(0, 300)}`,
+    stepsCompleted: 0,
+    stepsScheduled: 0,
+    startedAt: options.startedAt,
+    durationMs: 0,
+    eventCount: options.eventCount,
+  };
 }

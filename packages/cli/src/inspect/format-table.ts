@@ -1,9 +1,13 @@
+import { printable } from "../printable-text.js";
+
 /**
  * A plain text table: a header row, a rule, the rows; columns padded to their widest cell, numbers
  * (cells in `rightAligned` columns) right-aligned.
  */
 export function formatTable(options: { header: readonly string[]; rows: readonly (readonly string[])[]; rightAligned?: ReadonlySet<number> }): string {
-  const { header, rows } = options;
+  const { header } = options;
+  // Cells hold step paths and model names from the run: escaped, so they cannot drive the terminal.
+  const rows = options.rows.map((row) => row.map(printable));
   const right = options.rightAligned ?? new Set<number>();
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
   const line = (cells: readonly string[]): string =>

@@ -17,6 +17,10 @@ describe("parseModelSlots", () => {
     expect(() => parse({ a: { provider: "openai", model: "" } })).toThrow(/slot "a"\.model must be a non-empty string/);
     expect(() => parse({ a: { provider: "openai-compatible", model: "m" } })).toThrow(/slot "a"\.baseURL is required for provider "openai-compatible"/);
     expect(() => parse({ a: { provider: "openai", model: "m", baseURL: "not a url" } })).toThrow(/slot "a"\.baseURL must be a URL/);
+    for (const baseURL of ["file:///etc/passwd", "data:text/plain,x", "ftp://127.0.0.1/v1", "javascript:alert(1)"]) {
+      expect(() => parse({ a: { provider: "openai-compatible", model: "m", baseURL } })).toThrow(/slot "a"\.baseURL is ".*", which is not an http:\/\/ or https:\/\/ URL/);
+    }
+    expect(parse({ a: { provider: "openai-compatible", model: "m", baseURL: "https://example.test/v1" } }).a!.baseURL).toBe("https://example.test/v1");
   });
 });
 

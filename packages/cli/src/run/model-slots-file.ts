@@ -33,6 +33,10 @@ export function parseModelSlots(options: { value: unknown; displayName: string }
     if (provider !== "openai" && provider !== "openai-compatible") fail(`${where}.provider`, `is ${JSON.stringify(provider) ?? "missing"}, not "openai" or "openai-compatible"`);
     if (typeof model !== "string" || model === "") fail(`${where}.model`, "must be a non-empty string");
     if (baseURL !== undefined && (typeof baseURL !== "string" || !URL.canParse(baseURL))) fail(`${where}.baseURL`, "must be a URL");
+    // Providers speak HTTP: a file:, data: or ftp: URL would only fail after the retries of the first call.
+    if (typeof baseURL === "string" && !["http:", "https:"].includes(new URL(baseURL).protocol)) {
+      fail(`${where}.baseURL`, `is ${JSON.stringify(baseURL)}, which is not an http:// or https:// URL`);
+    }
     if (provider === "openai-compatible" && baseURL === undefined) fail(`${where}.baseURL`, 'is required for provider "openai-compatible"');
     if (apiKeyEnv !== undefined && (typeof apiKeyEnv !== "string" || apiKeyEnv === "")) fail(`${where}.apiKeyEnv`, "must be the name of an environment variable");
     slots[slot] = {

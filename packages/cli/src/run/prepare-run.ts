@@ -4,6 +4,7 @@ import { createToolRegistry } from "@little-stack/harness";
 import type { Readable } from "node:stream";
 import { CliInputError, CliInvalidWorkflowError, CliUsageError } from "../cli-errors.js";
 import { readJsonInput } from "../read-json-input.js";
+import { requireStorableJson } from "../storable-json.js";
 import { loadToolsModule } from "./load-tools-module.js";
 import { parseModelSlots, resolveModelSlots } from "./model-slots-file.js";
 import { workflowNeeds } from "./workflow-needs.js";
@@ -32,6 +33,7 @@ export async function prepareRun(options: {
   const { cwd, stdin } = options;
   if (options.workflowPath === "-" && options.inputPath === "-") throw new CliUsageError("the workflow and --input cannot both be standard input — write one of them to a file");
   const workflow = await readJsonInput({ path: options.workflowPath, cwd, stdin });
+  requireStorableJson({ value: workflow.value, displayName: workflow.displayName, what: "the workflow" });
   const validation = validateLwir(workflow.value);
   if (!validation.valid) {
     const first = validation.findings[0]!;
@@ -42,6 +44,7 @@ export async function prepareRun(options: {
   }
   const lwir = workflow.value as LwirDocument;
   const input = await readJsonInput({ path: options.inputPath, cwd, stdin });
+  requireStorableJson({ value: input.value, displayName: input.displayName, what: "the input" });
   const inputCheck = createSchemaValidator(lwir.input.schema)(input.value);
   if (!inputCheck.valid) {
     const problems = inputCheck.errors.slice(0, 3).map((error) => `${error.path} ${error.message}`).join("; ");

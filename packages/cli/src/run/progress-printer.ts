@@ -1,5 +1,6 @@
 import type { EventEnvelope } from "@little-stack/local-world";
 import { eventStepPath } from "../inspect/event-step-path.js";
+import { printable } from "../printable-text.js";
 
 type Payload = Record<string, unknown>;
 
@@ -17,7 +18,9 @@ export class ProgressPrinter {
   readonly #startedAt = new Map<string, number>();
 
   constructor(options: { write: (line: string) => void; live: boolean; now?: () => number }) {
-    this.#write = options.write;
+    // Step paths and error messages come from the run: never let them drive the terminal.
+    const write = options.write;
+    this.#write = (line) => write(printable(line));
     this.#live = options.live;
     this.#now = options.now ?? Date.now;
   }
