@@ -82,7 +82,7 @@ export type FindingReport = {
  * at most once, so one broken rule is one finding even when it is noticed twice.
  */
 export class FindingList {
-  readonly #findings: LwirFinding[] = [];
+  readonly #findings: LwirFinding<LwirFindingCode>[] = [];
   readonly #seen = new Set<string>();
 
   report(finding: FindingReport): void {
@@ -99,7 +99,7 @@ export class FindingList {
     return this.#findings.length;
   }
 
-  toArray(): readonly LwirFinding[] {
+  toArray(): readonly LwirFinding<LwirFindingCode>[] {
     return [...this.#findings];
   }
 }

@@ -1,4 +1,5 @@
 import { LittleWorkflowError } from "@little-stack/canonical";
+import type { LwirFindingCode } from "./findings.js";
 import type { LwirFinding } from "./types.js";
 
 const shownFindings = 5;
@@ -6,9 +7,9 @@ const maxLineLength = 400;
 
 /** An LWIR document failed validation; `findings` lists every broken rule. */
 export class LwirValidationError extends LittleWorkflowError {
-  readonly findings: readonly LwirFinding[];
+  readonly findings: readonly LwirFinding<LwirFindingCode>[];
 
-  constructor(findings: readonly LwirFinding[]) {
+  constructor(findings: readonly LwirFinding<LwirFindingCode>[]) {
     const lines = findings.slice(0, shownFindings).map((finding) => {
       const line = `  ${finding.path}  ${finding.code}  ${finding.message}`;
       return line.length > maxLineLength ? `${line.slice(0, maxLineLength - 1)}…` : line;

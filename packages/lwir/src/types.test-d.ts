@@ -1,4 +1,5 @@
 import { expectTypeOf, test } from "vitest";
+import type { LwirFindingCode } from "./findings.js";
 import type { LwirOutputMode } from "./schema/output-mode.js";
 import type { LwirDocument, LwirFinding, LwirStep, ValidationResult } from "./types.js";
 
@@ -26,6 +27,8 @@ test("steps are discriminated by uses", () => {
 
 test("a valid result has no findings", () => {
   expectTypeOf<Extract<ValidationResult, { valid: true }>["findings"]>().toEqualTypeOf<readonly []>();
-  expectTypeOf<Extract<ValidationResult, { valid: false }>["findings"]>().toEqualTypeOf<readonly LwirFinding[]>();
+  expectTypeOf<Extract<ValidationResult, { valid: false }>["findings"]>().toEqualTypeOf<readonly LwirFinding<LwirFindingCode>[]>();
+  // validateLwir's finding codes are a union, so a switch over them is checked.
+  expectTypeOf<Extract<ValidationResult, { valid: false }>["findings"][number]["code"]>().toEqualTypeOf<LwirFindingCode>();
   expectTypeOf<LwirDocument["apiVersion"]>().toEqualTypeOf<"littleworkflow.dev/v0.1">();
 });

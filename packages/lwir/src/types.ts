@@ -1,3 +1,4 @@
+import type { LwirFindingCode } from "./findings.js";
 import type { JsonSchema } from "./schema/json-schema.js";
 import type { LwirOutputMode } from "./schema/output-mode.js";
 
@@ -203,13 +204,17 @@ export type LwirDocument = {
 };
 
 /** One broken rule (lwir.md §8). `path` is JSONPath-like from `$`. */
-export type LwirFinding = {
+/**
+ * One broken rule. `code` is one of `LWIR_FINDING_CODES` for `validateLwir`'s findings; passes
+ * built on top (the compiler's binding pass: `BINDING_FINDING_CODES`) name their own union.
+ */
+export type LwirFinding<Code extends string = string> = {
   readonly severity: "error";
-  readonly code: string;
+  readonly code: Code;
   readonly path: string;
   readonly message: string;
 };
 
 export type ValidationResult =
   | { readonly valid: true; readonly findings: readonly [] }
-  | { readonly valid: false; readonly findings: readonly LwirFinding[] };
+  | { readonly valid: false; readonly findings: readonly LwirFinding<LwirFindingCode>[] };
