@@ -1,0 +1,2 @@
+// Public surface of @little-stack/inspector: an explicit list of named exports.
+export {};

@@ -1,0 +1,2 @@
+// Public surface of @little-stack/otel: an explicit list of named exports.
+export {};
