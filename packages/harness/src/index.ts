@@ -78,7 +78,7 @@ export {
   type ToolCaller,
   type ToolReference,
 } from "./events/harness-event-types.js";
-export { harnessEventSinkFromWorld, type EventStoreLike, type HarnessEventSink } from "./events/harness-event-sink.js";
+export { harnessEventSinkFromWorld, type EventStoreLike, type HarnessEventSink, type ModelDelta } from "./events/harness-event-sink.js";
 export { createHarnessEventRecorder, type HarnessEventRecorder } from "./events/harness-event-recorder.js";
 export { validateHarnessEvent } from "./events/validate-harness-event.js";
 export { hashModelRequest } from "./events/hash-model-request.js";

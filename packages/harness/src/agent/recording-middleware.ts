@@ -3,13 +3,16 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3Content,
   LanguageModelV3FinishReason,
+  LanguageModelV3GenerateResult,
   LanguageModelV3Middleware,
   LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { toErrorEnvelope } from "../contract/error-envelope.js";
 import { ReplayDivergenceError } from "../errors/replay-errors.js";
 import { hashModelRequest } from "../events/hash-model-request.js";
+import type { ModelDelta } from "../events/harness-event-sink.js";
 import type { ModelRespondedPayload } from "../events/harness-event-types.js";
 import { modelCallId, modelToolCallId } from "./call-ids.js";
 import { toContent, toFinishReason, toGenerateResult, toRecordedResponse, toV3Usage, toolCallInput } from "./model-response-codec.js";
@@ -33,7 +36,7 @@ type PreparedCall = {
 export function createRecordingMiddleware(core: SessionCore): LanguageModelV3Middleware {
   return {
     specificationVersion: "v3",
-    async wrapGenerate({ doGenerate, params, model }) {
+    async wrapGenerate({ doGenerate, doStream, params, model }) {
       const call = await prepareCall(core, { params, model });
       if (call.replay !== undefined) {
         core.commitTurn(call.replay);
@@ -41,14 +44,18 @@ export function createRecordingMiddleware(core: SessionCore): LanguageModelV3Mid
         return toGenerateResult({ response: call.replay.response, callId: call.callId, modelId: call.modelId });
       }
       core.stats.liveModelCalls += 1;
+      const startedAt = performance.now();
+      const onDelta = core.options.recorder.onModelDelta;
       let result;
       try {
-        result = await doGenerate();
+        // Someone watches the run: stream the call so text reaches them as it arrives. The
+        // request (and so the prompt hash and call id) is the same either way.
+        result = onDelta === undefined ? await doGenerate() : await generateByStreaming(await doStream(), (kind, delta) => onDelta(deltaOf(core, call, kind, delta)));
       } catch (error) {
         await recordFailure(core, call, error, params.abortSignal);
         throw error;
       }
-      const payload = respondedPayload(core, call, { content: result.content, finishReason: result.finishReason, usage: result.usage });
+      const payload = respondedPayload(core, call, { content: result.content, finishReason: result.finishReason, usage: result.usage, startedAt });
       await core.append([{ type: "harness.model.responded", payload }]);
       core.commitTurn(payload);
       return {
@@ -66,6 +73,7 @@ export function createRecordingMiddleware(core: SessionCore): LanguageModelV3Mid
         return { stream: replayStream(call.replay, call.modelId) };
       }
       core.stats.liveModelCalls += 1;
+      const startedAt = performance.now();
       let live;
       try {
         live = await doStream();
@@ -73,7 +81,7 @@ export function createRecordingMiddleware(core: SessionCore): LanguageModelV3Mid
         await recordFailure(core, call, error, params.abortSignal);
         throw error;
       }
-      return { ...live, stream: live.stream.pipeThrough(recordingTransform(core, call, params.abortSignal)) };
+      return { ...live, stream: live.stream.pipeThrough(recordingTransform(core, call, params.abortSignal, startedAt)) };
     },
   };
 }
@@ -109,6 +117,8 @@ function respondedPayload(
     finishReason: LanguageModelV3FinishReason;
     usage: LanguageModelV3Usage;
     toolCallIdAt?: (position: number) => string;
+    /** `performance.now()` when the live call was made. */
+    startedAt: number;
   },
 ): ModelRespondedPayload {
   const { runId, sessionKey, stepPath } = core.options;
@@ -122,7 +132,78 @@ function respondedPayload(
     ...(stepPath === undefined ? {} : { stepPath }),
     model: { provider: call.provider, modelId: call.modelId },
     response,
+    durationMs: Math.max(0, Math.round(performance.now() - result.startedAt)),
   };
+}
+
+function deltaOf(core: SessionCore, call: PreparedCall, kind: ModelDelta["kind"], delta: string): ModelDelta {
+  const stepPath = core.options.stepPath;
+  return { kind, callId: call.callId, turn: call.turn, ...(stepPath === undefined ? {} : { stepPath }), delta };
+}
+
+/**
+ * A generate call answered through the model's stream: text and reasoning pieces go to `onDelta`
+ * as they arrive, and the parts are assembled into the generate result the call would have had
+ * (content in the order generate returns it: reasoning, text, tool calls). A stream error part
+ * fails the call like a thrown doGenerate would.
+ */
+async function generateByStreaming(live: LanguageModelV3StreamResult, onDelta: (kind: ModelDelta["kind"], delta: string) => void): Promise<LanguageModelV3GenerateResult> {
+  let text: string | undefined;
+  let reasoning: string | undefined;
+  const otherContent: LanguageModelV3Content[] = [];
+  let finish: Extract<LanguageModelV3StreamPart, { type: "finish" }> | undefined;
+  let warnings: LanguageModelV3GenerateResult["warnings"] = [];
+  let metadata: { id?: string; modelId?: string; timestamp?: Date } = {};
+  const reader = live.stream.getReader();
+  for (;;) {
+    const { done, value: part } = await reader.read();
+    if (done) break;
+    switch (part.type) {
+      case "text-delta":
+        text = (text ?? "") + part.delta;
+        safely(() => onDelta("text", part.delta));
+        break;
+      case "reasoning-delta":
+        reasoning = (reasoning ?? "") + part.delta;
+        safely(() => onDelta("reasoning", part.delta));
+        break;
+      case "tool-call":
+      case "tool-result":
+        otherContent.push(part as LanguageModelV3Content);
+        break;
+      case "stream-start":
+        warnings = part.warnings;
+        break;
+      case "response-metadata":
+        metadata = { ...(part.id === undefined ? {} : { id: part.id }), ...(part.modelId === undefined ? {} : { modelId: part.modelId }), ...(part.timestamp === undefined ? {} : { timestamp: part.timestamp }) };
+        break;
+      case "finish":
+        finish = part;
+        break;
+      case "error":
+        throw part.error instanceof Error ? part.error : new Error(`The model stream reported an error: ${String(part.error)}`);
+      default:
+        break;
+    }
+  }
+  if (finish === undefined) throw new Error("The model stream ended without a finish part.");
+  return {
+    content: [...(reasoning === undefined ? [] : [{ type: "reasoning" as const, text: reasoning }]), ...(text === undefined ? [] : [{ type: "text" as const, text }]), ...otherContent],
+    finishReason: finish.finishReason,
+    usage: finish.usage,
+    ...(live.request === undefined ? {} : { request: live.request }),
+    response: { ...metadata, ...(live.response?.headers === undefined ? {} : { headers: live.response.headers }) },
+    warnings,
+  };
+}
+
+/** A watcher's failure is its own: it never fails the model call. */
+function safely(deliver: () => void): void {
+  try {
+    deliver();
+  } catch {
+    // The runtime's listener reports its own errors; an app's sink that throws loses that delta only.
+  }
 }
 
 async function recordFailure(core: SessionCore, call: PreparedCall, error: unknown, abortSignal?: AbortSignal): Promise<void> {
@@ -168,8 +249,9 @@ function replayStream(payload: ModelRespondedPayload, modelId: string): Readable
  * committed (so no tool runs on an unrecorded response), and rewrites tool call ids to the
  * session's deterministic ids.
  */
-function recordingTransform(core: SessionCore, call: PreparedCall, abortSignal: AbortSignal | undefined): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
+function recordingTransform(core: SessionCore, call: PreparedCall, abortSignal: AbortSignal | undefined, startedAt: number): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
   const { runId, sessionKey } = core.options;
+  const onDelta = core.options.recorder.onModelDelta;
   // Client-executed tool calls are numbered in order of first appearance (tool-input-start or
   // tool-call); the number gives the deterministic id used on every part of that call.
   const indexByProviderId = new Map<string, number>();
@@ -191,10 +273,12 @@ function recordingTransform(core: SessionCore, call: PreparedCall, abortSignal: 
       switch (part.type) {
         case "text-delta":
           text = (text ?? "") + part.delta;
+          if (onDelta !== undefined) safely(() => onDelta(deltaOf(core, call, "text", part.delta)));
           controller.enqueue(part);
           return;
         case "reasoning-delta":
           reasoning = (reasoning ?? "") + part.delta;
+          if (onDelta !== undefined) safely(() => onDelta(deltaOf(core, call, "reasoning", part.delta)));
           controller.enqueue(part);
           return;
         case "tool-input-start":
@@ -236,6 +320,7 @@ function recordingTransform(core: SessionCore, call: PreparedCall, abortSignal: 
         finishReason: finish.finishReason,
         usage: finish.usage,
         toolCallIdAt: (position) => idFor(toolCalls[position]?.part.toolCallId ?? `missing-${position}`),
+        startedAt,
       });
       await core.append([{ type: "harness.model.responded", payload }]);
       core.commitTurn(payload);

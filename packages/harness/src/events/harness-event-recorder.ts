@@ -1,4 +1,4 @@
-import type { HarnessEventSink } from "./harness-event-sink.js";
+import type { HarnessEventSink, ModelDelta } from "./harness-event-sink.js";
 import type { HarnessEvent, HarnessEventEnvelope } from "./harness-event-types.js";
 import { validateHarnessEvent } from "./validate-harness-event.js";
 
@@ -10,6 +10,8 @@ export type HarnessEventRecorder = {
   readonly runId: string;
   append(events: readonly { readonly type: string; readonly payload: unknown }[]): Promise<readonly HarnessEventEnvelope[]>;
   list(options?: { readonly afterSequence?: number }): Promise<readonly HarnessEventEnvelope[]>;
+  /** The sink's live-delta listener, when the run is watched (see `HarnessEventSink.onModelDelta`). */
+  readonly onModelDelta?: (delta: ModelDelta) => void;
 };
 
 export function createHarnessEventRecorder(options: {
@@ -27,5 +29,6 @@ export function createHarnessEventRecorder(options: {
       return stored;
     },
     list: (listOptions) => sink.list(listOptions),
+    ...(sink.onModelDelta === undefined ? {} : { onModelDelta: sink.onModelDelta }),
   };
 }

@@ -10,6 +10,22 @@ export type HarnessEventSink = {
   append(events: readonly HarnessEvent[]): Promise<readonly HarnessEventEnvelope[]>;
   /** The run's recorded `harness.*` events in sequence order. */
   list(options?: { readonly afterSequence?: number }): Promise<readonly HarnessEventEnvelope[]>;
+  /**
+   * Optional: someone is watching the run live. When present, model calls made live stream from
+   * the provider and every text or reasoning piece is handed here as it arrives. Never recorded:
+   * the log still gets one `harness.model.responded` per call, and a replayed call streams nothing.
+   */
+  readonly onModelDelta?: (delta: ModelDelta) => void;
+};
+
+/** A piece of a live model response, before it is recorded (ephemeral). */
+export type ModelDelta = {
+  readonly kind: "text" | "reasoning";
+  /** The model call it belongs to (the id `harness.model.called` / `.responded` carry). */
+  readonly callId: string;
+  readonly turn: number;
+  readonly stepPath?: string;
+  readonly delta: string;
 };
 
 /** The two core World methods (runtime.md), structurally, so no world package is imported. */

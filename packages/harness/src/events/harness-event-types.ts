@@ -101,6 +101,8 @@ export type ModelRespondedPayload = {
   readonly stepPath?: string;
   readonly model: { readonly provider: string; readonly modelId: string };
   readonly response: ModelResponse;
+  /** Extension: how long the live call took, from request to complete response (traces, timelines). */
+  readonly durationMs?: number;
 };
 
 /** Not in seed 003 (runtime.md lists the type): a model call that threw. */

@@ -117,6 +117,7 @@ const validators: Record<HarnessEventType, (payload: Json, check: FieldChecker) 
     check.optionalCount(usage, "cachedInputTokens", "$.payload.response.usage");
     check.optionalCount(usage, "reasoningTokens", "$.payload.response.usage");
     check.usageSubsets(usage, "$.payload.response.usage");
+    check.optionalCount(payload, "durationMs");
   },
   "harness.model.failed": (payload, check) => {
     check.turn(payload);
