@@ -43,3 +43,8 @@ export {
   WorkflowVersionMismatchError,
 } from "./errors/run-integrity-errors.js";
 export { InvalidRunOptionsError, MissingModelSlotError, SchedulingDeadlockError } from "./errors/runtime-config-errors.js";
+
+// Watching a run live
+export type { CommittedRunEvent, ModelDeltaRunEvent, RunEvent, RunEventListener } from "./events/run-event.js";
+export { RunEventDispatcher } from "./events/run-event-dispatcher.js";
+export { defaultRunEventBufferSize, RunEventStream, type RunEventSource } from "./events/run-event-stream.js";

@@ -17,6 +17,8 @@ import { resolveRunSkills, type RunSkills, type RunStorage } from "./session-res
 import { parseTimeout } from "./parse-timeout.js";
 import type { RunContext } from "./run-context.js";
 import { RunLog } from "./run-log.js";
+import { RunEventDispatcher } from "../events/run-event-dispatcher.js";
+import type { RunEventListener } from "../events/run-event.js";
 import { buildFailedRunResult, buildRunResult, type RunResult } from "./run-result.js";
 import { Cancellation } from "./cancellation.js";
 import { runScope } from "./run-scope.js";
@@ -68,6 +70,12 @@ export type ExecuteWorkflowVersionOptions = {
    * `runs/<pipelineRunId>/sub-runs/<runId>` and its sessions see the orchestrator's scratch read-only.
    */
   readonly pipelineRunId?: string;
+  /**
+   * Watches the run live: every event as it is committed, in commit order (a resumed run's
+   * recorded events first, `replayed: true`), and the text deltas of live model calls
+   * (`ephemeral: true`, never recorded). See `RunEvent` for the delivery rules.
+   */
+  readonly onEvent?: RunEventListener | RunEventDispatcher;
 };
 
 /**
@@ -87,6 +95,9 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   if (!validation.valid) {
     const findings = validation.findings.slice(0, 10).map((finding) => `${finding.path} ${finding.code}: ${finding.message}`);
     throw configFailure(`the LWIR is not valid (${validation.findings.length} finding${validation.findings.length === 1 ? "" : "s"}):\n  ${findings.join("\n  ")}`);
+  }
+  if (options.onEvent !== undefined && typeof options.onEvent !== "function" && !(options.onEvent instanceof RunEventDispatcher)) {
+    throw new InvalidRunOptionsError("onEvent", "must be a function (event) => void");
   }
   const { storage, logDir } = checkedStorage(world, runId, options, configFailure);
   const timeoutMs = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
@@ -117,7 +128,8 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   else options.signal?.addEventListener("abort", onUserAbort, { once: true });
 
   const folder = new RunStateFolder({ runId, ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }) });
-  log = new RunLog(world, runId, folder);
+  const watcher = options.onEvent === undefined ? undefined : options.onEvent instanceof RunEventDispatcher ? options.onEvent : new RunEventDispatcher(options.onEvent);
+  log = new RunLog(world, runId, folder, watcher);
   if (cancellation.cancelled) log.sealHarness();
   try {
     await log.open();

@@ -1,8 +1,9 @@
 import { CanonicalText } from "@little-stack/canonical";
-import type { HarnessEventEnvelope, HarnessEventSink } from "@little-stack/harness";
+import type { HarnessEventEnvelope, HarnessEventSink, ModelDelta } from "@little-stack/harness";
 import { RunLogCorruptError } from "../errors/run-integrity-errors.js";
 import { eventIdFor, type World } from "@little-stack/local-world";
 import type { EventRecord, RuntimeEvent } from "../events/runtime-event-types.js";
+import type { RunEventDispatcher } from "../events/run-event-dispatcher.js";
 import type { RunStateFolder } from "../run-state/run-state-folder.js";
 
 /** `canonicalPayload`, when sealed, is the payload's canonical text computed by whoever made the event. */
@@ -71,6 +72,8 @@ export class RunLog {
     readonly world: World,
     readonly runId: string,
     readonly folder: RunStateFolder,
+    /** Who watches the run live (`onEvent`): told of every commit, in order, as it happens. */
+    private readonly watcher?: RunEventDispatcher,
   ) {}
 
   /** Reads the run's stored events into the folder (once, before the first append). */
@@ -80,6 +83,8 @@ export class RunLog {
       this.folder.apply(event);
       this.storedEvents.push(event);
     }
+    // What a resumed (or finished) run has recorded reaches the watcher first, flagged.
+    this.watcher?.committed(events, { replayed: true });
   }
 
   /** The run's stored events so far (held announcements are not in it until committed). */
@@ -215,6 +220,8 @@ export class RunLog {
     }
     const fresh = stored.slice(held.length);
     for (const event of fresh) this.folder.apply(event);
+    // Held events and this batch were committed together, in sequence order: all of them are news.
+    this.watcher?.committed(stored, { replayed: false });
     return fresh;
   }
 
@@ -259,6 +266,7 @@ export class RunLog {
         }
         return result;
       },
+      ...(this.watcher === undefined ? {} : { onModelDelta: (delta: ModelDelta) => this.watcher?.modelDelta(this.runId, delta) }),
     };
   }
 }
