@@ -92,8 +92,10 @@ describe("a fleet of worker processes", () => {
     }
     const kills: { pid: number; at: number }[] = [];
     const started = Date.now();
-    while ((await finishedCount(world)) < runs.length) {
-      await sleep(between(1000, 3000));
+    // The first kill as soon as a worker holds a run (so there is always at least one), then one every 1–3 s.
+    await Promise.race(all.map((child) => child.waitFor((line) => line.type === "claimed")));
+    for (let first = true; (await finishedCount(world)) < runs.length; first = false) {
+      if (!first) await sleep(between(1000, 3000));
       if ((await finishedCount(world)) >= runs.length) break;
       const victims = [...live];
       const victim = victims[Math.floor(Math.random() * victims.length)]!;
@@ -189,8 +191,10 @@ describe("a fleet of worker processes", () => {
     const workers = Array.from({ length: 3 }, (_, index) => spawn({ FLEET_ACK_FILE: join(dir, `acks-${index}.log`) }));
     let restarts = 0;
     const started = Date.now();
-    while ((await finishedCount(world)) < runs.length) {
-      await sleep(long ? between(5000, 10_000) : between(2000, 4000));
+    // The first restart as soon as the workers are writing (so there is always at least one).
+    await Promise.race(workers.map((child) => child.waitFor((line) => line.type === "claimed")));
+    for (let first = true; (await finishedCount(world)) < runs.length; first = false) {
+      if (!first) await sleep(long ? between(5000, 10_000) : between(2000, 4000));
       if ((await finishedCount(world)) >= runs.length) break;
       await postgres.cluster.restart({ mode: "immediate" });
       restarts += 1;
@@ -211,6 +215,7 @@ describe("a fleet of worker processes", () => {
       }
     }
     report("restarts", { runs: runs.length, restarts, elapsedMs, acknowledgedEventsChecked: acknowledged });
+    expect(restarts).toBeGreaterThan(0);
     expect(acknowledged).toBeGreaterThan(0);
     for (const child of workers) child.child.kill("SIGTERM");
     await Promise.all(workers.map((child) => child.exited));
