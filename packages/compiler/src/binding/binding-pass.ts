@@ -1,6 +1,6 @@
 import { formatJsonPath, type JsonPathSegment } from "@little-stack/canonical";
-import { schemasEquivalent, type LwirFinding } from "@little-stack/lwir";
-import type { BindingTarget } from "./binding-target.js";
+import { schemasEquivalent } from "@little-stack/lwir";
+import type { BindingFinding, BindingFindingCode, BindingTarget } from "./binding-target.js";
 import { terminalOutputFindings } from "./terminal-output-binding.js";
 import { fanInFindings } from "./fan-in-binding.js";
 import { toolArgsFindings } from "./tool-args-binding.js";
@@ -12,7 +12,7 @@ function isRecord(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function finding(code: string, segments: readonly JsonPathSegment[], message: string): LwirFinding {
+function finding(code: BindingFindingCode, segments: readonly JsonPathSegment[], message: string): BindingFinding {
   return { severity: "error", code, path: formatJsonPath(segments), message };
 }
 
@@ -20,7 +20,7 @@ function listOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-function checkSteps(steps: unknown, at: readonly JsonPathSegment[], target: BindingTarget, findings: LwirFinding[]): void {
+function checkSteps(steps: unknown, at: readonly JsonPathSegment[], target: BindingTarget, findings: BindingFinding[]): void {
   const models = new Set(target.modelSlotIds);
   const tools = new Set(target.toolNames);
   listOf(steps).forEach((step, index) => {
@@ -50,8 +50,8 @@ function checkSteps(steps: unknown, at: readonly JsonPathSegment[], target: Bind
  * parallel fan-in entries against the parallel step's output schema. Never throws; an empty list
  * means bound.
  */
-export function bindingFindings(lwir: unknown, target: BindingTarget): LwirFinding[] {
-  const findings: LwirFinding[] = [];
+export function bindingFindings(lwir: unknown, target: BindingTarget): BindingFinding[] {
+  const findings: BindingFinding[] = [];
   if (!isRecord(lwir)) return [finding("binding.workflow_name_mismatch", [], "The LWIR must be an object.")];
   const metadata = isRecord(lwir.metadata) ? lwir.metadata : {};
   if (metadata.name !== target.workflowId) {

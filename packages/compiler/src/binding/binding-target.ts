@@ -1,4 +1,5 @@
 import type { ToolDescriptor } from "@little-stack/harness";
+import type { LwirFinding } from "@little-stack/lwir";
 
 /** What an LWIR must bind to: the definition's identity, schemas and capabilities. */
 export type BindingTarget = {
@@ -29,3 +30,6 @@ export const BINDING_FINDING_CODES = [
 ] as const;
 
 export type BindingFindingCode = (typeof BINDING_FINDING_CODES)[number];
+
+/** A finding of the binding pass: its code is one of BINDING_FINDING_CODES. */
+export type BindingFinding = LwirFinding<BindingFindingCode>;

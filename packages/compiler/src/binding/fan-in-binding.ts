@@ -1,7 +1,8 @@
 import { formatJsonPath } from "@little-stack/canonical";
-import { schemaImplicationGaps, stepOutputSchema, type LwirFinding } from "@little-stack/lwir";
+import { schemaImplicationGaps, stepOutputSchema } from "@little-stack/lwir";
 import { describeImplicationGaps } from "./implication-gaps-text.js";
 import { outputCandidates, type ListedStep } from "./output-candidates.js";
+import type { BindingFinding } from "./binding-target.js";
 
 type Json = Record<string, unknown>;
 
@@ -61,8 +62,8 @@ function branchOutputSteps(parallel: Json): ListedStep[] {
  * artifacts }`. So an entry schema whose `output` asks for a field the branch's output lacks, or
  * that closes the entry without declaring the six fields, is reported before the run.
  */
-export function fanInFindings(lwir: Json): LwirFinding[] {
-  const findings: LwirFinding[] = [];
+export function fanInFindings(lwir: Json): BindingFinding[] {
+  const findings: BindingFinding[] = [];
   (Array.isArray(lwir.steps) ? lwir.steps : []).forEach((step, index) => {
     if (!isRecord(step) || step.uses !== "parallel" || !isRecord(step.output)) return;
     const arraySchema = step.output.schema;

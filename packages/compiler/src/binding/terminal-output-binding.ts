@@ -1,6 +1,7 @@
 import { formatJsonPath } from "@little-stack/canonical";
-import { schemaImplicationGaps, stepOutputSchema, type LwirFinding } from "@little-stack/lwir";
+import { schemaImplicationGaps, stepOutputSchema } from "@little-stack/lwir";
 import { outputCandidates } from "./output-candidates.js";
+import type { BindingFinding } from "./binding-target.js";
 
 type Json = Record<string, unknown>;
 
@@ -10,9 +11,9 @@ type Json = Record<string, unknown>;
  * only values the workflow's output schema accepts (the runtime checks the run output against it
  * before RunCompleted; this makes that check unable to fail for a reason the plan alone decides).
  */
-export function terminalOutputFindings(lwir: Json, outputSchema: unknown): LwirFinding[] {
+export function terminalOutputFindings(lwir: Json, outputSchema: unknown): BindingFinding[] {
   const steps = Array.isArray(lwir.steps) ? lwir.steps : [];
-  const findings: LwirFinding[] = [];
+  const findings: BindingFinding[] = [];
   for (const { step, index } of outputCandidates(steps)) {
     const gaps = schemaImplicationGaps(stepOutputSchema(step), outputSchema);
     if (gaps.length === 0) continue;

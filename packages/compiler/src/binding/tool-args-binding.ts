@@ -1,6 +1,6 @@
 import { formatJsonPath, type JsonPathSegment } from "@little-stack/canonical";
-import { createSchemaValidator, parseTemplateString, schemaAtPath, stepOutputSchema, type LwirFinding } from "@little-stack/lwir";
-import type { BindingTarget } from "./binding-target.js";
+import { createSchemaValidator, parseTemplateString, schemaAtPath, stepOutputSchema } from "@little-stack/lwir";
+import type { BindingFinding, BindingTarget } from "./binding-target.js";
 
 type Json = Record<string, unknown>;
 
@@ -69,7 +69,7 @@ function argumentProblem(value: unknown, schema: unknown, scope: Scope): string 
   return checked.valid ? undefined : `is ${JSON.stringify(value)}, which the tool's input schema rejects (${checked.errors.map((error) => error.message).join("; ")})`;
 }
 
-function checkToolCall(options: { step: Json; path: JsonPathSegment[]; toolSchema: unknown; scope: Scope; findings: LwirFinding[] }): void {
+function checkToolCall(options: { step: Json; path: JsonPathSegment[]; toolSchema: unknown; scope: Scope; findings: BindingFinding[] }): void {
   const { step, path, toolSchema, scope, findings } = options;
   if (!isRecord(toolSchema)) return;
   const withBlock = isRecord(step.with) ? step.with : {};
@@ -125,9 +125,9 @@ function itemSchemaOf(parallel: Json, scope: Scope): unknown {
  * workflow input / branch item when that cannot have the required fields. Values known only at run
  * time (open schemas, nested templates) are left to the registry's check at call time.
  */
-export function toolArgsFindings(lwir: Json, target: BindingTarget): LwirFinding[] {
+export function toolArgsFindings(lwir: Json, target: BindingTarget): BindingFinding[] {
   const toolSchemas = new Map((target.tools ?? []).map((tool) => [tool.name, tool.inputSchema]));
-  const findings: LwirFinding[] = [];
+  const findings: BindingFinding[] = [];
   const walk = (steps: unknown, at: JsonPathSegment[], itemSchema: unknown, outer: ReadonlyMap<string, unknown>) => {
     const list = Array.isArray(steps) ? steps : [];
     const byId = new Map<string, unknown>(outer);

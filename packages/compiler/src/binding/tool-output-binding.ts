@@ -1,6 +1,6 @@
 import { formatJsonPath, type JsonPathSegment } from "@little-stack/canonical";
-import { schemaImplicationGaps, stepOutputSchema, type LwirFinding } from "@little-stack/lwir";
-import type { BindingTarget } from "./binding-target.js";
+import { schemaImplicationGaps, stepOutputSchema } from "@little-stack/lwir";
+import type { BindingFinding, BindingTarget } from "./binding-target.js";
 import { describeImplicationGaps } from "./implication-gaps-text.js";
 
 type Json = Record<string, unknown>;
@@ -17,9 +17,9 @@ function isRecord(value: unknown): value is Json {
  * out, text for an object) would fail for a reason the plan alone decides. Tools without an output
  * schema are not checked (nothing says what they return).
  */
-export function toolOutputFindings(lwir: Json, target: BindingTarget): LwirFinding[] {
+export function toolOutputFindings(lwir: Json, target: BindingTarget): BindingFinding[] {
   const outputSchemas = new Map((target.tools ?? []).filter((tool) => tool.outputSchema !== undefined).map((tool) => [tool.name, tool.outputSchema]));
-  const findings: LwirFinding[] = [];
+  const findings: BindingFinding[] = [];
   const walk = (steps: unknown, at: readonly JsonPathSegment[]) => {
     (Array.isArray(steps) ? steps : []).forEach((step, index) => {
       if (!isRecord(step)) return;

@@ -29,6 +29,8 @@ const bindingCodes = [
   "binding.network_disallowed",
   "binding.terminal_output_mismatch",
   "binding.tool_args_mismatch",
+  "binding.tool_output_mismatch",
+  "binding.fan_in_output_mismatch",
 ];
 
 /**
