@@ -12,7 +12,7 @@ import { deliveryOf, type CorpusEntry } from "./__fixtures__/soundness-corpus/co
 import { rejectedPlans, type RejectedPlan } from "./__fixtures__/soundness-corpus/rejected-plans.js";
 import { soundnessCorpus } from "./__fixtures__/soundness-corpus/soundness-corpus.js";
 import { describeOutcome, runCorpusEntry, type CorpusRun } from "./__fixtures__/soundness-corpus/run-corpus-entry.js";
-import { RunFailedError } from "./index.js";
+import { localWorld, RunFailedError } from "./index.js";
 
 // Soundness (issue 13, item 5): a plan the validator accepts never fails at run time for a reason
 // the document alone decides. Every corpus plan is validated, bound, then run through the real
@@ -101,7 +101,7 @@ function valueAtPath(document: unknown, path: string): unknown {
 }
 
 async function runRejected(entry: RejectedPlan, dataDir: string): Promise<unknown> {
-  const world = (await import("./index.js")).localWorld({ dataDir });
+  const world = localWorld({ dataDir });
   try {
     const models = Object.fromEntries(entry.definition.models.map((slot) => [slot.id, createSchemaAnsweringModel({ modelId: slot.id })]));
     const tools = entry.definition.tools?.();
