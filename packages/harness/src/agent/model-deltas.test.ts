@@ -118,6 +118,28 @@ describe("live model deltas", () => {
     expect(again.deltas).toEqual([]);
   });
 
+  it("asks a model that cannot stream with doGenerate, watched or not", async () => {
+    const sink = { ...createMemoryHarnessEventSink(scope.runId), onModelDelta: () => undefined };
+    const model = new MockLanguageModelV3({
+      provider: "fixture",
+      modelId: "generate-only",
+      doGenerate: async () => ({ content: [{ type: "text", text: "whole answer" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] }),
+      doStream: async () => {
+        throw new Error("no streaming here");
+      },
+    });
+    const text = await runHarnessSession({
+      recorder: createHarnessEventRecorder({ sink }),
+      scope,
+      sessionKey: "plan",
+      task: { kind: "plan" },
+      manifest: plannerManifest,
+      body: async (session) => (await durableGenerateText(session, { model, prompt: "Answer." })).text,
+    });
+    expect(text).toBe("whole answer");
+    expect(sink.events.filter((event) => event.type === "harness.model.responded")).toHaveLength(1);
+  });
+
   it("uses the model's generate call when nobody watches", async () => {
     const { calls } = await runWatched({ events: [], turns: [{ text: "unused" }], watch: false }).catch((error: unknown) => ({ calls: { error: String(error) } }));
     // The fixture cannot generate: without a watcher the call went to doGenerate and failed there.

@@ -50,7 +50,9 @@ export function createRecordingMiddleware(core: SessionCore): LanguageModelV3Mid
       try {
         // Someone watches the run: stream the call so text reaches them as it arrives. The
         // request (and so the prompt hash and call id) is the same either way.
-        result = onDelta === undefined ? await doGenerate() : await generateByStreaming(await doStream(), (kind, delta) => onDelta(deltaOf(core, call, kind, delta)));
+        // A model that cannot stream (doStream rejects before any part) is asked with doGenerate.
+        const live = onDelta === undefined ? undefined : await doStream().then((streamed) => streamed, () => undefined);
+        result = live === undefined || onDelta === undefined ? await doGenerate() : await generateByStreaming(live, (kind, delta) => onDelta(deltaOf(core, call, kind, delta)));
       } catch (error) {
         await recordFailure(core, call, error, params.abortSignal);
         throw error;
