@@ -9,6 +9,7 @@ import {
   PlanRevisionsExhaustedError,
   workflowHarness,
   type HarnessResult,
+  type ModelDelta,
   type OuterLoopContext,
   type PlannerManifest,
   type ToolRegistry,
@@ -55,6 +56,8 @@ export type CompileWorkflowOptions = {
   readonly pipelineRunId?: string;
   readonly abortSignal?: AbortSignal;
   readonly trace?: WorkflowHarnessTraceSink;
+  /** Someone watches the run live: the planner's live model calls stream and hand their text pieces here (never recorded). */
+  readonly onModelDelta?: (delta: ModelDelta) => void;
   /** True when the caller already holds the run lock; otherwise the compile takes and releases it. */
   readonly holdsRunLock?: boolean;
 };
@@ -269,7 +272,7 @@ async function planValidLwir(options: {
       skills: parts.skills,
       mounts: parts.mounts,
       ...(definition.bash === undefined ? {} : { bashCapabilities: definition.bash }),
-      durability: harnessEventSinkFromWorld(world, runId),
+      durability: { ...harnessEventSinkFromWorld(world, runId), ...(options.options.onModelDelta === undefined ? {} : { onModelDelta: options.options.onModelDelta }) },
       ...(options.options.trace === undefined ? {} : { trace: options.options.trace }),
       abortSignal,
       manifest,
