@@ -5,6 +5,9 @@ export { runWorkflow, type RunWorkflowOptions } from "./run/run-workflow.js";
 export { cycleRunIdFor, outerLoopIdFor, type OuterLoopCycleCompletedPayload } from "./outer-loop/run-outer-loop.js";
 export type { OuterLoopCycleEntry, OuterLoopManifest } from "./outer-loop/outer-loop-manifest.js";
 
+// Watching runs live (onEvent is an option of runWorkflow and runOrchestration)
+export { streamOrchestration, streamWorkflow, type StreamOptions, type WorkflowStream } from "./live/stream-workflow.js";
+
 // Errors
 export { InvalidOrchestrationOptionsError, OuterLoopMismatchError, UnknownWorkflowError, UnknownWorkflowVersionError } from "./errors/orchestrator-errors.js";
 

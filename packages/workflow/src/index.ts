@@ -30,6 +30,8 @@ export { localWorld, memoryWorld, type EventEnvelope, type LocalWorldOptions, ty
 export {
   runOrchestration,
   runWorkflow,
+  streamOrchestration,
+  streamWorkflow,
   workflowTool,
   InvalidOrchestrationOptionsError,
   OuterLoopMismatchError,
@@ -44,10 +46,13 @@ export {
   type RunWorkflowOptions,
   type RunWorkflowToolResult,
   type StartWorkflowToolResult,
+  type StreamOptions,
   type SubRunRecord,
+  type WorkflowStream,
   type WorkflowToolOptions,
 } from "@little-stack/orchestrator";
 export { replayRun, RunFailedError, type FailedRunResult, type RunFailedCauseCode, type RunResult, type RunState } from "@little-stack/runtime";
+export type { CommittedRunEvent, ModelDeltaRunEvent, RunEvent, RunEventListener } from "@little-stack/runtime";
 export type { UsageTotals } from "@little-stack/models";
 
 // Plans: the LWIR a fixed plan is, and its validator

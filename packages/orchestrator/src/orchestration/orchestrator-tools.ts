@@ -1,4 +1,5 @@
 import { canonicalJson, contentId, sha256Digest } from "@little-stack/canonical";
+import type { ModelDelta } from "@little-stack/harness";
 import { executeWorkflowVersion, RunFailedError, type RunResult } from "@little-stack/runtime";
 import { jsonSchema, tool, type ToolSet } from "ai";
 import { mkdir, rename, writeFile } from "node:fs/promises";
@@ -74,7 +75,18 @@ async function plan(context: PipelineContext, workflowId: string, input: unknown
 
 async function planOnce(context: PipelineContext, workflowId: string, input: unknown, planRunId: string): Promise<PlannedVersion> {
   const workflow = requireWorkflow(context, workflowId);
-  const compiled = await compileForRun({ definition: workflow.definition, input, world: context.world, runId: planRunId, tools: workflow.tools, signal: context.deadline.signal, parentRunId: context.pipelineRunId, pipelineRunId: context.pipelineRunId });
+  const watcher = context.watcher;
+  const compiled = await compileForRun({
+    definition: workflow.definition,
+    input,
+    world: context.world,
+    runId: planRunId,
+    tools: workflow.tools,
+    signal: context.deadline.signal,
+    parentRunId: context.pipelineRunId,
+    pipelineRunId: context.pipelineRunId,
+    ...(watcher === undefined ? {} : { onModelDelta: (delta: ModelDelta) => watcher.modelDelta(planRunId, delta) }),
+  });
   const planned = { workflowId, planRunId, workflowVersion: compiled.workflowVersion };
   // Content-addressed: the same LWIR planned twice is one version.
   if (!context.planned.has(compiled.workflowVersion.id)) context.planned.set(compiled.workflowVersion.id, planned);
@@ -158,6 +170,7 @@ export function createOrchestratorTools(context: PipelineContext): ToolSet {
               ...(context.deadline.userSignal === undefined ? {} : { signal: context.deadline.userSignal }),
               ...(remaining === undefined ? {} : { timeout: Math.max(1, remaining) }),
               ...(context.modelRegistry === undefined ? {} : { modelRegistry: context.modelRegistry }),
+              ...(context.watcher === undefined ? {} : { onEvent: context.watcher }),
             });
             const outputRef = outputRefOf(result);
             return {
@@ -193,6 +206,7 @@ export function createOrchestratorTools(context: PipelineContext): ToolSet {
               parentRunId: context.pipelineRunId,
               pipelineRunId: context.pipelineRunId,
               ...(context.modelRegistry === undefined ? {} : { modelRegistry: context.modelRegistry }),
+              ...(context.watcher === undefined ? {} : { watcher: context.watcher }),
             });
             const small = canonicalJson(result.output ?? null).length <= 4000;
             return { runId, workflowVersionId: result.workflowVersionId, status: "completed", ...(small ? { output: result.output } : {}), summary: summarizeOutput(result.output) };

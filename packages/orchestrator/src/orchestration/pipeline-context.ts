@@ -2,7 +2,7 @@ import type { WorkflowDefinition } from "@little-stack/authoring";
 import type { ToolRegistry } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
 import type { ModelRegistry } from "@little-stack/models";
-import type { WorkflowVersionLike } from "@little-stack/runtime";
+import type { RunEventDispatcher, WorkflowVersionLike } from "@little-stack/runtime";
 import type { Deadline } from "../run/deadline.js";
 import type { SubRunSlots } from "./semaphore.js";
 
@@ -36,4 +36,6 @@ export type PipelineContext = {
   readonly scratchHostPath: string;
   readonly scratchMountPath: string;
   readonly modelRegistry?: ModelRegistry;
+  /** Who watches the pipeline live (its `world` then reports to it too). */
+  readonly watcher?: RunEventDispatcher;
 };

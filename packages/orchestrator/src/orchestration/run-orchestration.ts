@@ -5,6 +5,7 @@ import {
   harnessEventSinkFromWorld,
   workflowHarness,
   type Harness,
+  type ModelDelta,
   type OrchestratorManifest,
   type ResolvedModel,
   type ToolRegistry,
@@ -13,11 +14,12 @@ import {
 import type { World } from "@little-stack/local-world";
 import { ensureMountDirectories, memoryStoreIds, mountsForRole, pipelineKey, virtualPaths } from "@little-stack/memory";
 import { emptyUsageTotals, sumUsageTotals, type ModelRegistry, type UsageTotals } from "@little-stack/models";
-import { materializeRunState } from "@little-stack/runtime";
+import { materializeRunState, RunEventDispatcher, type RunEventListener } from "@little-stack/runtime";
 import { resolveSkills, skillStaging, type SkillReference } from "@little-stack/skills";
 import type { ToolSet } from "ai";
 import { join } from "node:path";
 import { InvalidOrchestrationOptionsError } from "../errors/orchestrator-errors.js";
+import { worldReportingTo } from "../live/world-reporting-to.js";
 import { definitionHashOf, definitionSnapshotOf } from "../run/compile-for-run.js";
 import { Deadline } from "../run/deadline.js";
 import { resolveRunTools, toToolRegistry } from "../run/resolve-run-tools.js";
@@ -49,6 +51,13 @@ export type RunOrchestrationOptions = {
   readonly timeout?: string | number;
   readonly signal?: AbortSignal;
   readonly modelRegistry?: ModelRegistry;
+  /**
+   * Watches the pipeline live: the pipeline run's events (the orchestrator session) and those of
+   * every plan run and sub-run it starts, each tagged with its own `runId` (a sub-run's
+   * `RunStarted` names the pipeline as `parentRunId`), in commit order per run; recorded events of
+   * a resumed pipeline first (`replayed: true`); live model text deltas (`ephemeral: true`).
+   */
+  readonly onEvent?: RunEventListener;
 };
 
 /** One sub-run of the pipeline as the log records it. */
@@ -100,6 +109,9 @@ function checkOptions(options: RunOrchestrationOptions): void {
     throw new InvalidOrchestrationOptionsError({ call, field: "maxConcurrentSubRuns", problem: `must be an integer from 1 to 1000, got ${String(limit)}`, fix: "Leave it out for 10." });
   }
   if (typeof options.world?.appendEvents !== "function") throw new InvalidOrchestrationOptionsError({ call, field: "world", problem: "is not a World", fix: "Pass world: localWorld({ dataDir })." });
+  if (options.onEvent !== undefined && typeof options.onEvent !== "function") {
+    throw new InvalidOrchestrationOptionsError({ call, field: "onEvent", problem: "is not a function", fix: "Pass onEvent: (event) => { … }, or use streamOrchestration for an async iterable." });
+  }
   if (typeof options.orchestrator !== "object" || options.orchestrator === null) throw new InvalidOrchestrationOptionsError({ call, field: "orchestrator", problem: "is missing", fix: "Pass orchestrator: { model, system }." });
 }
 
@@ -127,9 +139,11 @@ async function recordedToolCalls(world: World, runId: string): Promise<RecordedT
  */
 export async function runOrchestration(options: RunOrchestrationOptions): Promise<OrchestrationResult> {
   checkOptions(options);
-  const { world } = options;
-  const dataDir = world.paths.dataDir;
   const pipelineRunId = options.runId ?? randomId("pipeline");
+  const watcher = options.onEvent === undefined ? undefined : new RunEventDispatcher(options.onEvent);
+  if (watcher !== undefined) watcher.committed(await options.world.listEvents(pipelineRunId), { replayed: true });
+  const world = watcher === undefined ? options.world : worldReportingTo(options.world, watcher);
+  const dataDir = world.paths.dataDir;
   const maxConcurrentSubRuns = options.maxConcurrentSubRuns ?? defaultMaxConcurrentSubRuns;
   const registry = toToolRegistry(options.tools);
   const workflows = new Map<string, PipelineWorkflow>();
@@ -178,6 +192,7 @@ export async function runOrchestration(options: RunOrchestrationOptions): Promis
     scratchHostPath: ownScratch.hostPath,
     scratchMountPath: virtualPaths.ownScratch,
     ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }),
+    ...(watcher === undefined ? {} : { watcher }),
   };
   const ctx: WorkflowHarnessContext = {
     scope: { runId: pipelineRunId, logDir: join(world.paths.runs, pipelineRunId), role: "orchestrator" },
@@ -188,7 +203,10 @@ export async function runOrchestration(options: RunOrchestrationOptions): Promis
     scratchMounts: mounts.scratchMounts,
     skills: skills.skills.map((skill) => ({ name: skill.name, description: skill.description, source: skill.source, contentHash: skill.contentHash })),
     mounts: skillStaging(skills.skills),
-    durability: harnessEventSinkFromWorld(world, pipelineRunId),
+    durability: {
+      ...harnessEventSinkFromWorld(world, pipelineRunId),
+      ...(watcher === undefined ? {} : { onModelDelta: (delta: ModelDelta) => watcher.modelDelta(pipelineRunId, delta) }),
+    },
     abortSignal: deadline.signal,
     manifest,
   };

@@ -4,7 +4,7 @@ import type { OuterLoopContext, ToolRegistry } from "@little-stack/harness";
 import type { EventEnvelope, World } from "@little-stack/local-world";
 import type { ModelRegistry, UsageTotals } from "@little-stack/models";
 import { emptyUsageTotals, sumUsageTotals } from "@little-stack/models";
-import { inlineOutputLimit, materializeRunState, RunFailedError, type RunFailedCauseCode, type RunResult } from "@little-stack/runtime";
+import { inlineOutputLimit, materializeRunState, RunFailedError, type RunEventDispatcher, type RunFailedCauseCode, type RunResult } from "@little-stack/runtime";
 import { createSchemaValidator } from "@little-stack/lwir";
 import { InvalidOrchestrationOptionsError, OuterLoopMismatchError } from "../errors/orchestrator-errors.js";
 import type { Deadline } from "../run/deadline.js";
@@ -76,6 +76,7 @@ export async function runOuterLoop(options: {
   readonly deadline: Deadline;
   readonly maxCycles: number;
   readonly modelRegistry?: ModelRegistry;
+  readonly watcher?: RunEventDispatcher;
 }): Promise<RunResult> {
   const { definition, world, runId, maxCycles } = options;
   const supervise = definition.planner.supervise!;

@@ -1,6 +1,6 @@
 import type { WorkflowDefinition } from "@little-stack/authoring";
 import { compileWorkflow, createWorkflowDefinitionSnapshot, workflowDefinitionHash, type CompilerWorkflowDefinitionSnapshot } from "@little-stack/compiler";
-import type { OuterLoopContext, ToolRegistry } from "@little-stack/harness";
+import type { ModelDelta, OuterLoopContext, ToolRegistry } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
 import type { WorkflowVersionLike } from "@little-stack/runtime";
 
@@ -21,6 +21,8 @@ export type CompileForRunOptions = {
   readonly parentRunId?: string;
   /** The pipeline run when this run belongs to an orchestration (its scratch is mounted read-only). */
   readonly pipelineRunId?: string;
+  /** The planner's live text pieces, when someone watches the run. */
+  readonly onModelDelta?: (delta: ModelDelta) => void;
 };
 
 /** The snapshot a planner (or orchestrator) sees of a definition (seed 001, stage 3). */
@@ -47,6 +49,7 @@ export async function compileForRun(options: CompileForRunOptions): Promise<Comp
     ...(options.outerLoopContext === undefined ? {} : { outerLoopContext: options.outerLoopContext }),
     ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
     ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
+    ...(options.onModelDelta === undefined ? {} : { onModelDelta: options.onModelDelta }),
   });
   return { workflowVersion: compiled.version, workflowDefinitionHash: compiled.workflowDefinitionHash };
 }

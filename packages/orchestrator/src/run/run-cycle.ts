@@ -1,9 +1,9 @@
 import type { WorkflowDefinition } from "@little-stack/authoring";
 import { LittleWorkflowError } from "@little-stack/canonical";
-import type { OuterLoopContext, ResolvedModel, ToolRegistry } from "@little-stack/harness";
+import type { ModelDelta, OuterLoopContext, ResolvedModel, ToolRegistry } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
 import type { ModelRegistry } from "@little-stack/models";
-import { executeWorkflowVersion, materializeRunState, RunFailedError, type FailedRunResult, type RunFailedCauseCode, type RunResult } from "@little-stack/runtime";
+import { executeWorkflowVersion, materializeRunState, RunFailedError, type FailedRunResult, type RunEventDispatcher, type RunFailedCauseCode, type RunResult } from "@little-stack/runtime";
 import { compileForRun } from "./compile-for-run.js";
 import { Deadline } from "./deadline.js";
 
@@ -21,6 +21,8 @@ export type RunCycleOptions = {
   readonly pipelineRunId?: string;
   readonly outerLoopId?: string;
   readonly modelRegistry?: ModelRegistry;
+  /** Who watches the run live (the world given is then one reporting to it as well). */
+  readonly watcher?: RunEventDispatcher;
 };
 
 /** Execution model slots of a definition, by slot id, for the runtime. */
@@ -110,6 +112,7 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
       ...(options.outerLoopContext === undefined ? {} : { outerLoopContext: options.outerLoopContext }),
       ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
       ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
+      ...(options.watcher === undefined ? {} : { onModelDelta: (delta: ModelDelta) => options.watcher?.modelDelta(runId, delta) }),
     });
   } catch (error) {
     const failure = compileFailure(error, runId, deadline);
@@ -135,6 +138,7 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
       workflowId: options.definition.id,
       memory: options.definition.memory,
       workerSkills: options.definition.worker.skills,
+      ...(options.watcher === undefined ? {} : { onEvent: options.watcher }),
       ...registry,
     });
   } catch (error) {

@@ -3,10 +3,11 @@ import { randomId } from "@little-stack/canonical";
 import type { ToolRegistry } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
 import type { ModelRegistry } from "@little-stack/models";
-import type { RunResult } from "@little-stack/runtime";
+import { RunEventDispatcher, type RunEventListener, type RunResult } from "@little-stack/runtime";
 import type { ToolSet } from "ai";
 import { InvalidOrchestrationOptionsError } from "../errors/orchestrator-errors.js";
 import { runOuterLoop } from "../outer-loop/run-outer-loop.js";
+import { worldReportingTo } from "../live/world-reporting-to.js";
 import { Deadline } from "./deadline.js";
 import { resolveRunTools } from "./resolve-run-tools.js";
 import { runCycle } from "./run-cycle.js";
@@ -26,6 +27,13 @@ export type RunWorkflowOptions = {
   readonly modelRegistry?: ModelRegistry;
   /** The orchestrator's run when this run is a sub-run of a pipeline. */
   readonly parentRunId?: string;
+  /**
+   * Watches the run live: every event as it is committed, in commit order — compile, planner,
+   * steps, outer-loop cycles (each cycle is its own run: tell them apart by `runId`) — a resumed
+   * run's recorded events first (`replayed: true`), and the text deltas of live model calls
+   * (`ephemeral: true`, never recorded). Called synchronously; see `RunEventListener`.
+   */
+  readonly onEvent?: RunEventListener;
 };
 
 const call = "runWorkflow";
@@ -43,6 +51,9 @@ function checkOptions(workflow: unknown, options: RunWorkflowOptions | undefined
   }
   if (options.runId !== undefined && (typeof options.runId !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(options.runId))) {
     throw new InvalidOrchestrationOptionsError({ call, field: "runId", problem: `is ${JSON.stringify(options.runId)}`, fix: "Use letters, digits, '.', '_' or '-' (at most 128), starting with a letter or digit." });
+  }
+  if (options.onEvent !== undefined && typeof options.onEvent !== "function") {
+    throw new InvalidOrchestrationOptionsError({ call, field: "onEvent", problem: "is not a function", fix: "Pass onEvent: (event) => { … }, or use streamWorkflow for an async iterable." });
   }
   const cycles = options.maxOuterCycles;
   if (cycles !== undefined && (!Number.isInteger(cycles) || cycles < 1 || cycles > 100)) {
@@ -68,10 +79,14 @@ export async function runWorkflow<W extends WorkflowDefinition<any, any>>(workfl
   const tools = resolveRunTools({ call, definition, tools: options.tools });
   const runId = options.runId ?? randomId("run");
   const deadline = new Deadline({ ...(options.timeout === undefined ? {} : { timeout: options.timeout }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const watcher = options.onEvent === undefined ? undefined : new RunEventDispatcher(options.onEvent);
+  // A resumed (or finished) run's record reaches the watcher first, whichever phase reads it.
+  if (watcher !== undefined) watcher.committed(await options.world.listEvents(runId), { replayed: true });
   const common = {
     definition,
     input,
-    world: options.world,
+    world: watcher === undefined ? options.world : worldReportingTo(options.world, watcher),
+    ...(watcher === undefined ? {} : { watcher }),
     tools,
     deadline,
     ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }),
