@@ -155,7 +155,9 @@ describe("plans the soundness rules reject", () => {
     expect(run.lockedPlan).toBeUndefined();
     // Let through (the runtime alone, which has no binding pass), it fails for its shape.
     if (entry.proof.kind !== "runs") throw new Error(`${entry.name}: a plan the binding pass rejects is proved by running it`);
-    const failure = await runRejected(entry, mkdtempSync(join(tmpdir(), "lw-soundness-unbound-")));
+    const unboundDir = mkdtempSync(join(tmpdir(), "lw-soundness-unbound-"));
+    dirs.push(unboundDir);
+    const failure = await runRejected(entry, unboundDir);
     expect(failure).toBeInstanceOf(RunFailedError);
     expect((failure as RunFailedError).causeCode).toBe(entry.proof.causeCode);
   }, 120_000);
