@@ -83,6 +83,9 @@ export async function runScope(scope: ScopeInvocation): Promise<ScopeOutcome> {
   const terminalStepId = terminalOf(steps, deciders, dependents);
   // Own properties only (the evaluator reads with hasOwn); inner steps shadow outer ones.
   const visibleSteps: Record<string, StepExpressionState> = { ...scope.outerSteps };
+  // Every step of the list is visible from the start as pending, so that a back-edge read in a
+  // loop's first pass sees allVisits [] and lastOutput null instead of an unknown step (lwir README).
+  for (const step of steps) visibleSteps[step.id] = { status: "pending" };
   const outputsById = new Map<string, CommittedOutput[]>();
 
   const settled = (id: string): boolean => {
