@@ -13,7 +13,6 @@ export { globMatcher } from "./inspect/glob-pattern.js";
 export { formatDollars, type StepUsageRow, type UsageReport, usageReport } from "./inspect/usage-report.js";
 export { type ModelSlotEntry, parseModelSlots, resolveModelSlots } from "./run/model-slots-file.js";
 export { loadToolsModule } from "./run/load-tools-module.js";
-export { observeWorld } from "./run/observe-world.js";
 export { ProgressPrinter } from "./run/progress-printer.js";
 export type { RunSummary } from "./run/run-summary.js";
 export { type ExitCode, exitCodes } from "./exit-codes.js";

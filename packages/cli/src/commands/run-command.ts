@@ -7,7 +7,6 @@ import type { CliContext } from "../cli-context.js";
 import { CliUsageError } from "../cli-errors.js";
 import { exitCodes } from "../exit-codes.js";
 import { openWorldForWriting, withWorld } from "../open-world.js";
-import { observeWorld } from "../run/observe-world.js";
 import { prepareRun } from "../run/prepare-run.js";
 import { ProgressPrinter } from "../run/progress-printer.js";
 import { type RunSummary, summaryOfCompletedRun, summaryOfFailedRun } from "../run/run-summary.js";
@@ -72,10 +71,13 @@ export class RunCommand extends Command<CliContext> {
         const sameRun = state !== undefined && state.workflowVersionId === version.id && sha256Digest(state.input ?? null) === sha256Digest(prepared.input ?? null);
         if (sameRun) progress.resuming({ runId: this.runId, eventCount: recorded.length, completedSteps: completedSteps(state) });
       }
-      const world = observeWorld(localWorld, (events) => progress.events(events));
       try {
         const result = await executeWorkflowVersion({
-          world,
+          world: localWorld,
+          // Progress shows what this invocation commits; what a resumed run had is summed up above.
+          onEvent: (event) => {
+            if (!event.ephemeral && !event.replayed) progress.events([event]);
+          },
           workflowVersion: version,
           input: prepared.input,
           ...(this.runId === undefined ? {} : { runId: this.runId }),
