@@ -39,6 +39,7 @@ export {
   type ValidationResult,
 } from "./types.js";
 export { validateLwir } from "./validate-lwir.js";
+export { unguardedOptionalReads, type OptionalRead } from "./optional-reads.js";
 
 // Expressions, JSON Schema subset, schema/output-mode normalization, identity (lwir-core).
 export { deepFreeze, type DeepReadonly } from "./deep-freeze.js";
@@ -103,7 +104,10 @@ export {
   type ZodSchemaLike,
 } from "./schema/normalize-schema.js";
 export {
+  isAiSdkOutput,
   normalizeOutputMode,
+  normalizeOutputModeAsync,
+  type AiSdkOutputLike,
   type LwirOutputMode,
   type LwirOutputModeName,
   type NormalizedOutputMode,

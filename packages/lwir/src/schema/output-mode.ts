@@ -97,6 +97,47 @@ function isSchemaLike(spec: object): boolean {
 }
 
 /**
+ * An AI SDK output spec (ai 6): `Output.text()`, `Output.json()`, `Output.object({ schema })`,
+ * `Output.array({ element })`, `Output.choice({ options })`. Its JSON schema is only reachable
+ * through the `responseFormat` promise, so the ones with a schema normalize asynchronously.
+ */
+export type AiSdkOutputLike = {
+  readonly name: "text" | "json" | "object" | "array" | "choice";
+  readonly responseFormat: PromiseLike<unknown>;
+};
+
+export function isAiSdkOutput(value: unknown): value is AiSdkOutputLike {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as { name?: unknown; responseFormat?: { then?: unknown }; parseCompleteOutput?: unknown };
+  return typeof candidate.name === "string" && modeNames.includes(candidate.name) && typeof candidate.responseFormat?.then === "function" && typeof candidate.parseCompleteOutput === "function";
+}
+
+/** `normalizeOutputMode` that also takes `Output.object/array/choice(…)` of the AI SDK (their schema resolves asynchronously). */
+export async function normalizeOutputModeAsync(spec: unknown): Promise<LwirOutputMode> {
+  if (!isAiSdkOutput(spec)) return normalizeOutputMode(spec);
+  const format = (await spec.responseFormat) as { type?: unknown; schema?: unknown; name?: unknown; description?: unknown } | undefined;
+  const labels = typeof format === "object" && format !== null ? labelsOf({ name: format.name, description: format.description }) : {};
+  // A plain JSON copy: ai may hand back an object that still carries its validator's internals.
+  const schema = (format?.schema === undefined ? undefined : JSON.parse(JSON.stringify(format.schema))) as { properties?: Record<string, { items?: unknown; enum?: unknown }> } | undefined;
+  switch (spec.name) {
+    case "text":
+    case "json":
+      return { mode: spec.name, ...labels };
+    case "object":
+      if (schema === undefined) fail("Output.object() resolved without a schema.");
+      return { mode: "object", schema: schemaOf(schema, "Output.object() schema"), ...labels };
+    case "array": {
+      // ai wraps the array as { elements: [...] } for providers that need an object at the top.
+      const items = schema?.properties?.["elements"]?.items;
+      if (items === undefined) fail("Output.array() resolved without an element schema.");
+      return { mode: "array", schema: arrayOf(schemaOf(items, "Output.array() element schema")), ...labels };
+    }
+    case "choice":
+      return { mode: "choice", values: choiceValues(schema?.properties?.["result"]?.enum), ...labels };
+  }
+}
+
+/**
  * Normalizes an output-mode spec to the LWIR shape (§3): accepts `{ mode, … }`, the seed's
  * `{ kind, … }` (arrays given by their `element` schema) and a bare schema (object mode). Schemas
  * go through `normalizeSchema`. Throws `OutputModeError` (code `output.invalid`) naming the problem.
@@ -107,6 +148,12 @@ export function normalizeOutputMode(spec: unknown): LwirOutputMode {
   if (typeof spec === "boolean") return { mode: "object", schema: spec };
   if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
     return fail(`expected { mode: "text" | "object" | "array" | "choice" | "json", … }, a { kind, … } spec or a schema, got ${spec === null ? "null" : Array.isArray(spec) ? "an array" : typeof spec}.`);
+  }
+  if (isAiSdkOutput(spec)) {
+    if (spec.name === "text" || spec.name === "json") return { mode: spec.name };
+    return fail(
+      `Output.${spec.name}() of the AI SDK keeps its schema behind a promise: normalize it with normalizeOutputModeAsync(spec), or give the same output as ${spec.name === "object" ? "the schema itself (or { kind: \"object\", schema })" : spec.name === "array" ? '{ kind: "array", element }' : '{ kind: "choice", values }'}.`,
+    );
   }
   if (isSchemaLike(spec)) return { mode: "object", schema: schemaOf(spec, "the schema") };
   const record = spec as Record<string, unknown>;
