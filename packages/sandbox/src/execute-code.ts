@@ -1,3 +1,4 @@
+import { capErrorText, errorTextLimits } from "./error-text-limits.js";
 import { checkCodeFiles, type CodeRunFile } from "./code-files.js";
 import { defaultClockStartMs, seedWords } from "./determinism.js";
 import { SandboxOutOfMemoryError, SandboxTimeoutError } from "./errors/limit-errors.js";
@@ -162,7 +163,7 @@ function runOnWorker({ worker, options, limits, files }: WorkerRun): Promise<Exe
           (error: unknown) => {
             toolErrors.set(callIndex, error);
             const text = error instanceof Error ? error.message : String(error);
-            reply({ type: "tool_result", callIndex, ok: false, message: `tools.${toolName} failed: ${text}` });
+            reply({ type: "tool_result", callIndex, ok: false, message: capErrorText(`tools.${toolName} failed: ${text}`, errorTextLimits.message) });
           },
         );
     };

@@ -1,3 +1,4 @@
+import { capErrorText, errorTextLimits } from "./error-text-limits.js";
 import { SandboxGuestError, SandboxGuestStalledError } from "./errors/guest-errors.js";
 import {
   SandboxOutOfMemoryError,
@@ -42,9 +43,20 @@ function firstGuestFrame(stack: string): string | undefined {
     .find((line) => line.startsWith("at "));
 }
 
+/** The failure with its texts within the limits (the worker cuts them already; this is the host's own bound). */
+function boundedFailure(failure: ExecutionFailure): ExecutionFailure {
+  const bounded: Record<string, unknown> = { ...failure };
+  for (const [key, max] of [["name", errorTextLimits.name], ["message", errorTextLimits.message], ["stack", errorTextLimits.stack], ["problem", errorTextLimits.message]] as const) {
+    const value = bounded[key];
+    if (typeof value === "string") bounded[key] = capErrorText(value, max);
+  }
+  return bounded as ExecutionFailure;
+}
+
 /** Turns what the worker reported into the named error the caller (a fixer, a person) acts on. */
-export function sandboxErrorFromFailure(failure: ExecutionFailure, context: FailureContext): SandboxError {
+export function sandboxErrorFromFailure(reported: ExecutionFailure, context: FailureContext): SandboxError {
   const { entrypoint, limits } = context;
+  const failure = boundedFailure(reported);
   const base = { entrypoint, logs: context.logs, toolCallCount: context.toolCallCount };
   switch (failure.kind) {
     case "syntax_error":

@@ -7,6 +7,7 @@ import {
   type QuickJSHandle,
   type QuickJSRuntime,
 } from "quickjs-emscripten";
+import { errorTextLimits, truncationMarkerRoom } from "./error-text-limits.js";
 import { guestPreludeSource } from "./guest-prelude.js";
 import { resolveModuleSpecifier } from "./module-resolution.js";
 import type {
@@ -62,6 +63,10 @@ export class GuestExecution {
   private logBytes = 0;
   private logsTruncated = false;
   private context: QuickJSContext | undefined;
+  /** The original String.prototype.slice, taken before guest code runs: cuts long error texts inside the VM. */
+  private sliceText: QuickJSHandle | undefined;
+  /** Set when the WASM memory could not grow: an allocation failed for want of memory. */
+  private memoryExhausted = false;
 
   constructor(options: GuestExecutionOptions) {
     this.request = options.request;
@@ -69,6 +74,18 @@ export class GuestExecution {
     this.postToolCall = options.postToolCall;
     const maximum = Math.max(minimumPages, Math.floor(options.request.limits.memoryBytes / wasmPageBytes));
     this.memory = new WebAssembly.Memory({ initial: minimumPages, maximum });
+    // The engine grows its heap through this object; a refused grow is how an allocation fails.
+    // QuickJS then often cannot even allocate the exception and throws null, which alone would
+    // read as a guest `throw null` — the flag tells the two apart.
+    const grow = this.memory.grow.bind(this.memory);
+    this.memory.grow = (delta: number): number => {
+      try {
+        return grow(delta);
+      } catch (error) {
+        this.memoryExhausted = true;
+        throw error;
+      }
+    };
   }
 
   /** Called by the worker when the host answers a tool call; applied between guest jobs. */
@@ -122,10 +139,13 @@ export class GuestExecution {
 
   private installPrelude(context: QuickJSContext): { handle: QuickJSHandle } | { failure: ExecutionFailure } {
     const { request } = this;
+    const slice = context.evalCode("String.prototype.slice", "<sandbox-intrinsics>", { type: "global" });
+    if (slice.error) return { failure: this.classifyGuestError(slice.error, "prelude") };
+    this.sliceText = slice.value;
     const factory = context.evalCode(guestPreludeSource, "<sandbox-prelude>", { type: "global" });
     if (factory.error) return { failure: this.classifyGuestError(factory.error, "prelude") };
     const config = context.newString(
-      JSON.stringify({ seedWords: request.seedWords, clockStartMs: request.clockStartMs, allowedTools: request.allowedTools }),
+      JSON.stringify({ seedWords: request.seedWords, clockStartMs: request.clockStartMs, allowedTools: request.allowedTools, errorTextLimits: { ...errorTextLimits, markerRoom: truncationMarkerRoom } }),
     );
     const callTool = context.newFunction("callTool", (nameHandle, argsHandle) =>
       this.bridgeToolCall(context, context.getString(nameHandle), context.getString(argsHandle)),
@@ -365,7 +385,7 @@ export class GuestExecution {
     if (this.interrupted || (facts.name === "InternalError" && facts.message === "interrupted")) return { kind: "timeout" };
     // When even the exception cannot be allocated QuickJS throws null (seen as "NonError").
     const undescribed = facts.message === "" || facts.name === "NonError";
-    if (facts.message === "out of memory" || (undescribed && this.memoryNearlyFull())) {
+    if (facts.message === "out of memory" || (undescribed && (this.memoryExhausted || this.memoryNearlyFull()))) {
       return { kind: "out_of_memory", message: facts.message || "allocation failed" };
     }
     const resolution = this.resolutionFailures.find((failure) => facts.message === failure.message);
@@ -393,7 +413,7 @@ export class GuestExecution {
     if (error instanceof RangeError && /call stack/i.test(message)) {
       return { kind: "guest_threw", name: "InternalError", message: "stack overflow (recursion too deep for limits.stackBytes)", stack: "" };
     }
-    if (this.memoryNearlyFull() || /out of memory|OOM|enlarge memory/i.test(message)) {
+    if (this.memoryExhausted || this.memoryNearlyFull() || /out of memory|OOM|enlarge memory/i.test(message)) {
       return { kind: "out_of_memory", message };
     }
     return { kind: "internal", message: `QuickJS engine failure: ${message}` };
@@ -403,7 +423,11 @@ export class GuestExecution {
     return this.memory.buffer.byteLength + nearlyFullBytes >= this.request.limits.memoryBytes;
   }
 
-  /** Reads primitive properties as strings without running guest code beyond property getters. */
+  /**
+   * Reads primitive properties as strings without running guest code beyond property getters.
+   * A string longer than its limit is cut inside the VM first, so the worker never copies more
+   * than the limit out of it (an error thrown while the module loads skips the prelude's cut).
+   */
   private readProps(context: QuickJSContext, handle: QuickJSHandle, keys: readonly string[]): Record<string, string> {
     const facts: Record<string, string> = {};
     const type = context.typeof(handle);
@@ -411,11 +435,26 @@ export class GuestExecution {
     for (const key of keys) {
       const value = context.getProp(handle, key);
       const valueType = context.typeof(value);
-      if (valueType === "string") facts[key] = context.getString(value);
+      if (valueType === "string") facts[key] = this.readBoundedString(context, value, key === "name" ? errorTextLimits.name : key === "stack" ? errorTextLimits.stack : errorTextLimits.message);
       else if (valueType === "number" || valueType === "boolean") facts[key] = String(context.dump(value));
       value.dispose();
     }
     return facts;
+  }
+
+  private readBoundedString(context: QuickJSContext, value: QuickJSHandle, max: number): string {
+    const lengthHandle = context.getProp(value, "length");
+    const length = context.typeof(lengthHandle) === "number" ? context.getNumber(lengthHandle) : 0;
+    lengthHandle.dispose();
+    if (length <= max + truncationMarkerRoom || this.sliceText === undefined) return context.getString(value);
+    const cut = context.callFunction(this.sliceText, value, context.newNumber(0), context.newNumber(max));
+    if (cut.error) {
+      cut.error.dispose();
+      return `[a ${length}-character text that could not be read]`;
+    }
+    const text = context.getString(cut.value);
+    cut.value.dispose();
+    return `${text}… [truncated: ${length} characters in all]`;
   }
 }
 

@@ -10,6 +10,16 @@ export const guestPreludeSource = String.raw`(function (configJson, hostCallTool
   const config = JSON.parse(configJson);
   const jsonStringify = JSON.stringify;
   const jsonParse = JSON.parse;
+  // Captured before any guest code runs, so a guest cannot redefine how its errors are cut.
+  const toText = String;
+  const apply = Reflect.apply;
+  const sliceText = String.prototype.slice;
+  const limits = config.errorTextLimits;
+  // Error texts leave the VM at most this long: the guest can throw far more than the host should copy.
+  function cap(value, max) {
+    const text = toText(value);
+    return text.length <= max + limits.markerRoom ? text : apply(sliceText, text, [0, max]) + "… [truncated: " + text.length + " characters in all]";
+  }
   const bridgeErrors = new WeakSet();
 
   // Math.random: sfc32 seeded from sha256(determinismSeed), so a replay draws the same numbers.
@@ -125,13 +135,13 @@ export const guestPreludeSource = String.raw`(function (configJson, hostCallTool
 
   function describeThrown(error) {
     if (bridgeErrors.has(error)) {
-      return { ok: false, kind: error.kind, toolName: error.toolName, callIndex: error.callIndex, message: String(error.message) };
+      return { ok: false, kind: error.kind, toolName: error.toolName, callIndex: error.callIndex, message: cap(error.message, limits.message) };
     }
     try {
       if (typeof error === "object" && error !== null && "message" in error) {
-        return { ok: false, kind: "guest_threw", name: String(error.name), message: String(error.message), stack: String(error.stack || "") };
+        return { ok: false, kind: "guest_threw", name: cap(error.name, limits.name), message: cap(error.message, limits.message), stack: cap(error.stack || "", limits.stack) };
       }
-      return { ok: false, kind: "guest_threw", name: "NonError", message: "a non-Error value was thrown: " + show(error), stack: "" };
+      return { ok: false, kind: "guest_threw", name: "NonError", message: cap("a non-Error value was thrown: " + show(error), limits.message), stack: "" };
     } catch (ignored) {
       return { ok: false, kind: "guest_threw", name: "NonError", message: "an unprintable value was thrown", stack: "" };
     }
