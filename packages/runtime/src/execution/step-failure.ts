@@ -1,4 +1,5 @@
 import { LittleWorkflowError } from "@little-stack/canonical";
+import { toErrorEnvelope } from "@little-stack/harness";
 import { terminalCauseCodes, type RunFailedCauseCode } from "../errors/run-failed-error.js";
 import type { StepErrorPayload } from "../events/runtime-event-types.js";
 
@@ -20,9 +21,10 @@ export class StepFailure extends Error {
 /** The error envelope of a failed attempt, with its cause and whether retrying may help. */
 export function stepErrorOf(error: unknown, causeCode: RunFailedCauseCode): StepErrorPayload {
   const retriable = !terminalCauseCodes.has(causeCode) && !nonRetriableCodes.has(LittleWorkflowError.is(error) ? error.code : "");
-  if (LittleWorkflowError.is(error)) return { name: error.name, message: error.message, code: error.code, causeCode, retriable };
-  if (error instanceof Error) return { name: error.name, message: error.message, causeCode, retriable };
-  return { name: "Error", message: typeof error === "string" ? error : String(error), causeCode, retriable };
+  // Name and message bounded as in harness events (toErrorEnvelope): this text goes into
+  // StepFailed and RunFailed, every resume reads it back, and the CLI prints it.
+  const { name, message, code } = toErrorEnvelope(error);
+  return { name, message, ...(code === undefined ? {} : { code }), causeCode, retriable };
 }
 
 // Failures that repeat identically on every attempt: retrying only burns time.
