@@ -1,7 +1,8 @@
-import { jsonSchema, tool } from "ai";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { plannerManifest } from "../__fixtures__/manifests.js";
+import { scriptedV3Model } from "../__fixtures__/scripted-v3-model.js";
 import { openHarnessSession } from "../agent/harness-session.js";
 import {
   DuplicateToolError,
@@ -94,5 +95,71 @@ describe("executeRegisteredTool", () => {
     expect(await executeRegisteredTool({ registry, toolName: "counted", args: { n: 5 }, session: second })).toEqual({ doubled: 10 });
     expect(invocations).toBe(2);
     expect(second.stats()).toMatchObject({ liveToolCalls: 0, replayedToolCalls: 2 });
+  });
+});
+
+describe("jsonSchema() tools: their input schema is enforced like a Zod tool's", () => {
+  const numberSchema = { type: "object", properties: { n: { type: "number" } }, required: ["n"], additionalProperties: false } as const;
+  const counting = () => {
+    const received: unknown[] = [];
+    const half = tool({
+      description: "Halves n.",
+      inputSchema: jsonSchema<{ n: number }>(numberSchema),
+      execute: async (input) => {
+        received.push(input);
+        return { half: input.n / 2 };
+      },
+    });
+    return { half, received };
+  };
+
+  it("refuses a bad input from a tool.call step or from code before the tool runs", async () => {
+    const { half, received } = counting();
+    const registry = createToolRegistry({ half });
+    expect(await executeRegisteredTool({ registry, toolName: "half", args: { n: 4 } })).toEqual({ half: 2 });
+    for (const args of [{ n: "not a number" }, {}, { n: 1, extra: true }]) {
+      const error = await executeRegisteredTool({ registry, toolName: "half", args }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolInputValidationError);
+      expect((error as Error).message).toMatch(/Arguments for tool "half" do not match its input schema: \$/);
+    }
+    const typed = (await executeRegisteredTool({ registry, toolName: "half", args: { n: "x" } }).catch((caught: unknown) => caught)) as Error;
+    expect(typed.message).toContain("$.n must be of type number");
+    expect(received).toEqual([{ n: 4 }]);
+    // Picked subsets keep the check; the pinned JSON Schema (and digest) is the tool's own.
+    await expect(executeRegisteredTool({ registry: registry.pick(["half"]), toolName: "half", args: { n: "x" } })).rejects.toBeInstanceOf(ToolInputValidationError);
+    const [descriptor] = (await registry.describe()).tools;
+    expect(descriptor!.inputSchema).toEqual(numberSchema);
+  });
+
+  it("refuses a bad input from a model: the tool never runs and the model is told", async () => {
+    const { half, received } = counting();
+    const registry = createToolRegistry({ half });
+    const model = scriptedV3Model([{ toolCalls: [{ toolName: "half", args: { n: "not a number" } }] }, { text: "done" }]);
+    const result = await generateText({ model, tools: registry.tools, prompt: "halve", stopWhen: stepCountIs(3) });
+    expect(received).toEqual([]);
+    const toolError = result.steps[0]!.content.find((part) => part.type === "tool-error");
+    expect(toolError).toBeDefined();
+    expect(String((toolError as { error: unknown }).error)).toMatch(/\$\.n must be of type number/);
+  });
+});
+
+describe("tool errors recorded in the log are bounded", () => {
+  it("a tool throwing a 20 MB message records its start and a marker, not 20 MB", async () => {
+    const huge = tool({
+      description: "Fails loudly.",
+      inputSchema: z.object({}),
+      execute: async (): Promise<unknown> => {
+        throw new Error("e".repeat(20 * 1024 * 1024));
+      },
+    });
+    const registry = createToolRegistry({ huge });
+    const sink = createMemoryHarnessEventSink("run_0000000000000003");
+    const recorder = createHarnessEventRecorder({ sink });
+    const scope = { runId: "run_0000000000000003", logDir: "/tmp/unused", role: "planner" as const };
+    const session = await openHarnessSession({ recorder, scope, sessionKey: "plan:huge", task: { kind: "plan" }, manifest: plannerManifest });
+    await executeRegisteredTool({ registry, toolName: "huge", args: {}, session }).catch(() => undefined);
+    const failed = sink.events.find((event) => event.type === "harness.tool_call.failed")!.payload as { error: { message: string } };
+    expect(failed.error.message.length).toBeLessThan(17 * 1024);
+    expect(failed.error.message.endsWith(`… [truncated: ${20 * 1024 * 1024} characters in all]`)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { sha256Digest, type Sha256Digest } from "@little-stack/canonical";
-import { asSchema, type Tool, type ToolSet } from "ai";
+import { createSchemaValidator, type JsonSchema, type SchemaValidator } from "@little-stack/lwir";
+import { asSchema, jsonSchema, type Tool, type ToolSet } from "ai";
 import { DuplicateToolError, InvalidToolNameError, NotAToolError, UnknownToolError } from "../errors/tool-registry-errors.js";
 
 /** What a manifest pins about one tool: name, description and schemas, and their digest. */
@@ -32,26 +33,34 @@ export type ToolRegistry<TOOLS extends ToolSet = ToolSet> = {
 
 const toolNamePattern = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
-/** Builds a registry over AI SDK `tool()`s, refusing bad names and duplicates. */
-export function createToolRegistry<TOOLS extends ToolSet>(tools: TOOLS): ToolRegistry<TOOLS> {
+/**
+ * Builds a registry over AI SDK `tool()`s, refusing bad names and duplicates. Every tool's input
+ * is validated against its schema wherever it is called from — a model, a `tool.call` step, code
+ * — because each tool in the registry carries a validator: a Zod or Standard schema brings its
+ * own, and a `jsonSchema()` schema without one is given one here (Ajv, through
+ * `createSchemaValidator`; draft-07 and 2020-12). Its JSON Schema, and so its digest, is unchanged.
+ */
+export function createToolRegistry<TOOLS extends ToolSet>(given: TOOLS): ToolRegistry<TOOLS> {
   const seen = new Map<string, string>();
-  for (const [name, candidate] of Object.entries(tools)) {
+  const tools = {} as Record<string, Tool>;
+  for (const [name, candidate] of Object.entries(given)) {
     if (!toolNamePattern.test(name)) throw new InvalidToolNameError(name);
     const folded = name.toLowerCase();
     const existing = seen.get(folded);
     if (existing !== undefined) throw new DuplicateToolError({ name, existing });
     seen.set(folded, name);
     if (typeof candidate !== "object" || candidate === null || !("inputSchema" in candidate)) throw new NotAToolError(name);
+    tools[name] = withValidatedInput(candidate as Tool);
   }
   const names = Object.keys(tools).sort();
   let snapshot: Promise<ToolRegistrySnapshot> | undefined;
   const registry: ToolRegistry<TOOLS> = {
-    tools,
+    tools: tools as TOOLS,
     names,
     has: (name) => Object.hasOwn(tools, name),
     get(name) {
       if (!Object.hasOwn(tools, name)) throw new UnknownToolError({ name, available: names });
-      return tools[name] as Tool;
+      return tools[name]!;
     },
     pick(picked) {
       const subset: ToolSet = {};
@@ -77,6 +86,25 @@ export function mergeToolRegistries(registries: readonly ToolRegistry[]): ToolRe
     }
   }
   return createToolRegistry(merged);
+}
+
+/**
+ * The tool itself when its input schema validates (Zod, Standard Schema, a jsonSchema() given a
+ * `validate`), else a copy whose schema is the same JSON Schema with a validator compiled from it
+ * on first use.
+ */
+function withValidatedInput(tool: Tool): Tool {
+  const schema = asSchema(tool.inputSchema);
+  if (schema.validate !== undefined) return tool;
+  let validator: Promise<SchemaValidator> | undefined;
+  const validate = async (value: unknown) => {
+    validator ??= Promise.resolve(schema.jsonSchema).then((json) => createSchemaValidator(json as JsonSchema));
+    const result = (await validator)(value);
+    if (result.valid) return { success: true as const, value };
+    const problems = result.errors.slice(0, 5).map((issue) => `${issue.path} ${issue.message}`);
+    return { success: false as const, error: new Error(problems.join("; ")) };
+  };
+  return { ...tool, inputSchema: jsonSchema(() => schema.jsonSchema, { validate }) } as Tool;
 }
 
 async function describeTools(tools: ToolSet, names: readonly string[]): Promise<ToolRegistrySnapshot> {
