@@ -107,6 +107,32 @@ describe("bash tool: planner mounts on a real disk", () => {
     expect(readFileSync(join(dataDir, "memory/org/policy.md"), "utf8")).toBe("org policy\n");
   });
 
+  it("reports refused writes that a command swallows (rm -f, rm -rf): stderr says so, exit non-zero", async () => {
+    const bash = planner();
+    await bash.execute({ cmd: "true" });
+    mkdirSync(join(dataDir, "memory/org/sub"));
+    symlinkSync(join(root, "outside"), join(dataDir, "runs/run_1/scratch/out"));
+    const before = snapshot();
+    for (const [cmd, path] of [
+      ["rm -rf /mnt/memory/org/policy.md", "/mnt/memory/org/policy.md"],
+      ["rm -f /mnt/memory/org/policy.md", "/mnt/memory/org/policy.md"],
+      ["rm -rf /mnt/memory/org/sub", "/mnt/memory/org/sub"],
+      ["rm -rf out/secret.txt", "/mnt/scratch/own/out/secret.txt"],
+      ["rm -rf /mnt/memory/org/policy.md || true", "/mnt/memory/org/policy.md"],
+    ] as const) {
+      const result = await bash.execute({ cmd });
+      expect(result.exitCode, cmd).toBe(1);
+      expect(result.stderr, cmd).toMatch(/^bash: refused: (EROFS|EACCES): /m);
+      expect(result.stderr, cmd).toContain(path);
+    }
+    expect(snapshot()).toEqual(before);
+    // A missing file under -f is still no error, and a refusal the command reports itself is not repeated.
+    expect(await bash.execute({ cmd: "rm -f no-such-file" })).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+    const reported = await bash.execute({ cmd: "rm /mnt/memory/org/policy.md" });
+    expect(reported.exitCode).toBe(1);
+    expect(reported.stderr.match(/read-only mount/g)).toHaveLength(1);
+  });
+
   it("refuses .. escapes: nothing outside the mounts is readable or writable", async () => {
     const bash = planner();
     await bash.execute({ cmd: "true" });

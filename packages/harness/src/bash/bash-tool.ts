@@ -123,7 +123,7 @@ export function createBashTool(options: CreateBashToolOptions): HarnessBashTool 
         if (info?.isDirectory() !== true) throw new BashToolConfigError(`Staged skill directory ${mount.hostPath} (${mount.mountPath}/) does not exist.`);
       }
       await ensureMountDirectories(mounts.slice(0, options.mounts.length));
-      const fs: IFileSystem = buildMountTree({ mounts: policy.mounts, policy });
+      const fs: IFileSystem = buildMountTree({ mounts: policy.mounts, policy, onRefusedWrite: (error) => refusedWrites.push(error.message) });
       return new Bash({
         fs,
         cwd,
@@ -145,6 +145,23 @@ export function createBashTool(options: CreateBashToolOptions): HarnessBashTool 
 
   // One script at a time: calls on one session's shell are serialized.
   let queue: Promise<unknown> = Promise.resolve();
+  /** Writes the path policy refused during the current script (messages, in order). */
+  const refusedWrites: string[] = [];
+
+  /**
+   * A refused write always shows: some commands swallow the error (`rm -f` ignores every
+   * failure), which would report success while nothing changed. Each refusal the script's own
+   * stderr does not already name is added, and a zero exit becomes 1.
+   */
+  function withRefusedWrites(result: BashExecuteResult): BashExecuteResult {
+    const unreported = [...new Set(refusedWrites)].filter((message) => !result.stderr.includes(message.replace(/^[A-Z]+: /, "")));
+    if (unreported.length === 0) return result;
+    return {
+      stdout: result.stdout,
+      stderr: truncateOutput(`${result.stderr}${unreported.map((message) => `bash: refused: ${message}\n`).join("")}`, limits.maxOutputBytes),
+      exitCode: result.exitCode === 0 ? 1 : result.exitCode,
+    };
+  }
 
   async function run(input: BashExecuteInput): Promise<BashExecuteResult> {
     if (typeof input !== "object" || input === null || typeof input.cmd !== "string") {
@@ -172,6 +189,7 @@ export function createBashTool(options: CreateBashToolOptions): HarnessBashTool 
     const signal = options.abortSignal === undefined ? timeout.signal : AbortSignal.any([timeout.signal, options.abortSignal]);
     let hardDeadline: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    refusedWrites.length = 0;
     try {
       const execution = shell.exec(input.cmd, { cwd: callCwd, signal });
       execution.catch(() => undefined);
@@ -191,11 +209,11 @@ export function createBashTool(options: CreateBashToolOptions): HarnessBashTool 
       if (isAborted(options.abortSignal)) {
         return { stdout: truncateOutput(result.stdout, limits.maxOutputBytes), stderr: `${truncateOutput(result.stderr, limits.maxOutputBytes)}bash: the session was aborted\n`, exitCode: 130 };
       }
-      return {
+      return withRefusedWrites({
         stdout: truncateOutput(result.stdout, limits.maxOutputBytes),
         stderr: truncateOutput(result.stderr, limits.maxOutputBytes),
         exitCode: result.exitCode,
-      };
+      });
     } catch (error) {
       // just-bash rejects (instead of returning an exit code) when a redirection writes into a
       // read-only file system; the model gets the refusal like any other failed command.

@@ -60,11 +60,23 @@ export class GuardedFs implements IFileSystem {
   readonly #inner: IFileSystem;
   readonly #mountPath: string;
   readonly #policy: PathPolicy<PolicyMount>;
+  readonly #onRefusedWrite: ((error: GuardedFsError) => void) | undefined;
 
-  constructor(options: { readonly inner: IFileSystem; readonly mountPath: string; readonly policy: PathPolicy<PolicyMount> }) {
+  constructor(options: {
+    readonly inner: IFileSystem;
+    readonly mountPath: string;
+    readonly policy: PathPolicy<PolicyMount>;
+    /**
+     * Told of every write the policy refuses (and every path through an escaping symlink). Some
+     * commands swallow the error (`rm -f` ignores every failure, not only a missing file), so the
+     * shell reports refusals itself.
+     */
+    readonly onRefusedWrite?: (error: GuardedFsError) => void;
+  }) {
     this.#inner = options.inner;
     this.#mountPath = options.mountPath;
     this.#policy = options.policy;
+    this.#onRefusedWrite = options.onRefusedWrite;
   }
 
   /** `/dev/null` lives in the base: scripts redirect into it constantly (`2>/dev/null`). */
@@ -76,11 +88,18 @@ export class GuardedFs implements IFileSystem {
     if (this.#isNullDevice(path) && access === "read") return;
     const virtualPath = joinVirtual(this.#mountPath, path);
     const resolution = this.#policy.resolve(virtualPath, { cwd: "/", access });
-    if (!resolution.ok) throw new GuardedFsError(resolution, access);
+    if (!resolution.ok) throw this.#refused(new GuardedFsError(resolution, access), access);
     // The base holds no files; only mount ancestors (`/mnt`) may be read from it.
     if (this.#mountPath === "/" && access === "write") {
-      throw new GuardedFsError({ ok: false, code: "outside_mounts", message: `${virtualPath} is outside every writable mount.` }, access);
+      throw this.#refused(new GuardedFsError({ ok: false, code: "outside_mounts", message: `${virtualPath} is outside every writable mount.` }, access), access);
     }
+  }
+
+  #refused(error: GuardedFsError, access: PathAccess): GuardedFsError {
+    // A path through a symlink that leaves its mount is a refusal even when only read (`rm -rf`
+    // stats before it removes); other refused reads look like missing files, as they should.
+    if (access === "write" || error.refusal.code === "symlink_escape") this.#onRefusedWrite?.(error);
+    return error;
   }
 
   async readFile(path: string, options?: ReadFileOptions | BufferEncoding): Promise<string> {

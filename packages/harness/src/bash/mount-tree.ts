@@ -1,6 +1,6 @@
 import { InMemoryFs, MountableFs, OverlayFs, ReadWriteFs, type IFileSystem } from "just-bash";
 import type { PathPolicy, PolicyMount } from "@little-stack/memory";
-import { GuardedFs } from "./guarded-fs.js";
+import { GuardedFs, type GuardedFsError } from "./guarded-fs.js";
 
 function isInside(path: string, root: string): boolean {
   return path.startsWith(`${root}/`);
@@ -19,7 +19,12 @@ function mountFileSystem(mount: PolicyMount): IFileSystem {
  * guarded file system per mount. A mount nested inside another (skills staged under the own
  * scratch) becomes a mount of an inner MountableFs, because just-bash refuses nested mounts.
  */
-export function buildMountTree(options: { readonly mounts: readonly PolicyMount[]; readonly policy: PathPolicy<PolicyMount> }): IFileSystem {
+export function buildMountTree(options: {
+  readonly mounts: readonly PolicyMount[];
+  readonly policy: PathPolicy<PolicyMount>;
+  readonly onRefusedWrite?: (error: GuardedFsError) => void;
+}): IFileSystem {
+  const { onRefusedWrite } = options;
   const sorted = [...options.mounts].sort((left, right) => left.mountPath.length - right.mountPath.length);
   const parentOf = new Map<PolicyMount, PolicyMount | undefined>();
   for (const mount of sorted) {
@@ -29,7 +34,7 @@ export function buildMountTree(options: { readonly mounts: readonly PolicyMount[
   const childrenOf = (parent: PolicyMount | undefined): PolicyMount[] => sorted.filter((mount) => parentOf.get(mount) === parent);
 
   function build(mount: PolicyMount): IFileSystem {
-    const guarded = new GuardedFs({ inner: mountFileSystem(mount), mountPath: mount.mountPath, policy: options.policy });
+    const guarded = new GuardedFs({ inner: mountFileSystem(mount), mountPath: mount.mountPath, policy: options.policy, ...(onRefusedWrite === undefined ? {} : { onRefusedWrite }) });
     const children = childrenOf(mount);
     if (children.length === 0) return guarded;
     return new MountableFs({
@@ -38,7 +43,7 @@ export function buildMountTree(options: { readonly mounts: readonly PolicyMount[
     });
   }
 
-  const base = new GuardedFs({ inner: new InMemoryFs({ "/dev/null": "" }), mountPath: "/", policy: options.policy });
+  const base = new GuardedFs({ inner: new InMemoryFs({ "/dev/null": "" }), mountPath: "/", policy: options.policy, ...(onRefusedWrite === undefined ? {} : { onRefusedWrite }) });
   return new MountableFs({
     base,
     mounts: childrenOf(undefined).map((mount) => ({ mountPoint: mount.mountPath, filesystem: build(mount) })),
