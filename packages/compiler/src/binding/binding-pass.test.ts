@@ -131,3 +131,23 @@ describe("bindingFindings: tool.call arguments against the tool's input schema",
     expect(call((step) => { step.with.args = { ticketId: "T-{{ input.ticketId }}" }; })).toEqual([]);
   });
 });
+
+describe("bindingFindings: reads through optional data", () => {
+  it("a read through an optional field outside coalesce is binding.unguarded_optional_read; inside coalesce it binds", () => {
+    const optionalOutput = { type: "object", properties: { customer: { type: "string" } } };
+    const unguarded = mutate((l) => {
+      l.steps[0]!.output = { mode: "json", schema: optionalOutput };
+      (l.steps[1]!.with as Record<string, unknown>).prompt = "Customer {{ steps.lookup.output.customer }}: {{ input.transcript }}";
+    });
+    expect(validateLwir(unguarded).valid).toBe(true);
+    expect(bindingFindings(unguarded, target)).toEqual([
+      { severity: "error", code: "binding.unguarded_optional_read", path: "$.steps[1].with.prompt", message: expect.stringMatching(/steps\.lookup\.output may have no "customer".*coalesce\(steps\.lookup\.output\.customer, 'none'\)/) },
+    ]);
+    const guarded = mutate((l) => {
+      l.steps[0]!.output = { mode: "json", schema: optionalOutput };
+      (l.steps[1]!.with as Record<string, unknown>).prompt = "Customer {{ coalesce(steps.lookup.output.customer, 'unknown') }}: {{ input.transcript }}";
+    });
+    expect(bindingFindings(guarded, target)).toEqual([]);
+  });
+});
+

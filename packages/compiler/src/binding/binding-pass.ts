@@ -4,6 +4,7 @@ import type { BindingFinding, BindingFindingCode, BindingTarget } from "./bindin
 import { terminalOutputFindings } from "./terminal-output-binding.js";
 import { fanInFindings } from "./fan-in-binding.js";
 import { toolArgsFindings } from "./tool-args-binding.js";
+import { optionalReadFindings } from "./optional-read-binding.js";
 import { toolOutputFindings } from "./tool-output-binding.js";
 
 type Json = Record<string, unknown>;
@@ -87,6 +88,6 @@ export function bindingFindings(lwir: unknown, target: BindingTarget): BindingFi
   checkSteps(lwir.steps, ["steps"], target, findings);
   // The runtime checks the run's output against the document's output.schema (which must equal the
   // definition's up to normalization, above): that is the schema the run-output steps must fit.
-  findings.push(...terminalOutputFindings(lwir, outputSchema ?? target.outputSchema), ...toolArgsFindings(lwir, target), ...toolOutputFindings(lwir, target), ...fanInFindings(lwir));
+  findings.push(...terminalOutputFindings(lwir, outputSchema ?? target.outputSchema), ...toolArgsFindings(lwir, target), ...toolOutputFindings(lwir, target), ...fanInFindings(lwir), ...optionalReadFindings(lwir));
   return findings;
 }

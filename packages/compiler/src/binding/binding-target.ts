@@ -14,7 +14,7 @@ export type BindingTarget = {
   readonly tools?: readonly Pick<ToolDescriptor, "name" | "inputSchema" | "outputSchema">[];
 };
 
-/** Every finding code the binding pass can return (lwir.md §8 `binding.*`, plus four of ours). */
+/** Every finding code the binding pass can return (lwir.md §8 `binding.*`, plus five of ours). */
 export const BINDING_FINDING_CODES = [
   "binding.workflow_name_mismatch",
   "binding.input_schema_mismatch",
@@ -27,6 +27,7 @@ export const BINDING_FINDING_CODES = [
   "binding.tool_args_mismatch",
   "binding.tool_output_mismatch",
   "binding.fan_in_output_mismatch",
+  "binding.unguarded_optional_read",
 ] as const;
 
 export type BindingFindingCode = (typeof BINDING_FINDING_CODES)[number];

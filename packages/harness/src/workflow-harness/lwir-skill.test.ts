@@ -31,6 +31,7 @@ const bindingCodes = [
   "binding.tool_args_mismatch",
   "binding.tool_output_mismatch",
   "binding.fan_in_output_mismatch",
+  "binding.unguarded_optional_read",
 ];
 
 /**

@@ -45,10 +45,13 @@ export function itemsArraySchemaOf(context: LwirRuleContext, parallel: StepEntry
   return arraySchema;
 }
 
-/** What `steps.X.<accessor>` reads: the output, or the array of all visits' outputs. */
+/**
+ * What `steps.X.<accessor>` reads: the output, or the array of all visits' outputs (at least one
+ * when X is read outside a back-edge; a back-edge read has its own rule).
+ */
 export function readSchema(target: StepEntry, accessor: unknown): unknown {
   const output = outputSchemaOf(target);
-  if (accessor === "allVisits") return { type: "array", items: output ?? true };
+  if (accessor === "allVisits") return { type: "array", items: output ?? true, minItems: 1 };
   return output;
 }
 
@@ -70,6 +73,59 @@ function report(options: {
   });
 }
 
+/** One path an expression reads below `input`, `item` or `steps.X.<accessor>`, with the schema it reads. */
+export type SchemaRead = {
+  readonly path: readonly (string | number)[];
+  readonly source: string;
+  /** Where the schema starts: `input`, `item` or `steps.X.<accessor>`, and the segments below it. */
+  readonly root: string;
+  readonly segments: readonly ExpressionPathSegment[];
+  readonly schema: unknown;
+  readonly guarded: boolean;
+  /** What the schema is, for messages. */
+  readonly what: string;
+  /** How many segments `root` stands for in the path as written (`steps.X.output` is 3, `input` 1). */
+  readonly rootSegments: readonly ExpressionPathSegment[];
+};
+
+/** Every schema-typed read of every template in the document. */
+export function* schemaReads(context: LwirRuleContext): Generator<SchemaRead> {
+  for (const entry of context.allSteps()) {
+    for (const use of context.templatesOf(entry)) {
+      for (const reference of use.rootReferences) {
+        const parallel = entry.scope.parallel ?? (entry.uses === "parallel" ? entry : undefined);
+        const schema = reference.root === "input" ? inputSchemaOf(context) : parallel === undefined ? undefined : itemSchemaOf(context, parallel);
+        if (schema === undefined) continue;
+        yield {
+          path: use.path,
+          source: reference.source,
+          root: reference.root,
+          segments: reference.segments,
+          schema,
+          guarded: reference.guarded,
+          what: reference.root === "input" ? "the workflow's input.schema" : "the schema of the parallel step's items",
+          rootSegments: [],
+        };
+      }
+      for (const reference of use.stepReferences) {
+        if (reference.accessor === null) continue;
+        const resolution = resolveStepId({ context, from: entry, stepId: reference.stepId });
+        if (resolution.kind !== "sibling" && resolution.kind !== "enclosing_needs" && resolution.kind !== "outer_undeclared") continue;
+        yield {
+          path: use.path,
+          source: reference.source,
+          root: "steps",
+          segments: reference.rest,
+          schema: readSchema(resolution.target, reference.accessor),
+          guarded: reference.guarded,
+          what: `the output of step "${reference.stepId}" (its output mode${reference.accessor === "allVisits" ? ", one entry per visit" : ""})`,
+          rootSegments: [reference.stepId, reference.accessor],
+        };
+      }
+    }
+  }
+}
+
 /**
  * Paths that the document itself rules out (issue: "what validates, runs"): a path below
  * `input`, `item` or `steps.X.output|lastOutput|allVisits` is walked along the schema of what it
@@ -78,43 +134,18 @@ function report(options: {
  * (`allVisits.length`, a field an object schema does not allow, anything below a text output).
  */
 export function checkPathRules(context: LwirRuleContext, findings: FindingList): void {
-  for (const entry of context.allSteps()) {
-    for (const use of context.templatesOf(entry)) {
-      for (const reference of use.rootReferences) {
-        const parallel = entry.scope.parallel ?? (entry.uses === "parallel" ? entry : undefined);
-        const schema = reference.root === "input" ? inputSchemaOf(context) : parallel === undefined ? undefined : itemSchemaOf(context, parallel);
-        if (schema === undefined) continue;
-        const verdict = schemaAtPath(schema, reference.segments);
-        if (verdict.kind === "ok") continue;
-        report({
-          findings,
-          path: use.path,
-          source: reference.source,
-          root: reference.root,
-          segments: reference.segments,
-          at: verdict.at,
-          problem: verdict.problem,
-          what: reference.root === "input" ? "the workflow's input.schema" : "the schema of the parallel step's items",
-        });
-      }
-      for (const reference of use.stepReferences) {
-        if (reference.accessor === null) continue;
-        const resolution = resolveStepId({ context, from: entry, stepId: reference.stepId });
-        if (resolution.kind !== "sibling" && resolution.kind !== "enclosing_needs" && resolution.kind !== "outer_undeclared") continue;
-        const schema = readSchema(resolution.target, reference.accessor);
-        const verdict = schemaAtPath(schema, reference.rest);
-        if (verdict.kind === "ok") continue;
-        report({
-          findings,
-          path: use.path,
-          source: reference.source,
-          root: "steps",
-          segments: [reference.stepId, reference.accessor, ...reference.rest],
-          at: verdict.at + 2,
-          problem: verdict.problem,
-          what: `the output of step "${reference.stepId}" (its output mode${reference.accessor === "allVisits" ? ", one entry per visit" : ""})`,
-        });
-      }
-    }
+  for (const read of schemaReads(context)) {
+    const verdict = schemaAtPath(read.schema, read.segments);
+    if (verdict.kind === "ok") continue;
+    report({
+      findings,
+      path: read.path,
+      source: read.source,
+      root: read.root,
+      segments: [...read.rootSegments, ...read.segments],
+      at: verdict.at + read.rootSegments.length,
+      problem: verdict.problem,
+      what: read.what,
+    });
   }
 }

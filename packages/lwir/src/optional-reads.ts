@@ -1,0 +1,40 @@
+import { canonicalJson, formatJsonPath } from "@little-stack/canonical";
+import { formatExpressionPath } from "./expressions/expression-vocabulary.js";
+import { isRecord } from "./rules/json-shape.js";
+import { schemaReads } from "./rules/path-rules.js";
+import { LwirRuleContext } from "./rules/rule-context.js";
+import { firstOptionalRead } from "./schema/optional-path.js";
+
+/** A read that fails whenever the data leaves something out: where, and what to write instead. */
+export type OptionalRead = { readonly path: string; readonly source: string; readonly message: string };
+
+/**
+ * The templates of a document that read through something a valid value need not have — a
+ * declared but not required property, an array index past `minItems`, a value that may be `null` —
+ * outside `coalesce(…)`. Each resolves at run time only when the data happens to have it; absent,
+ * the step fails. Not a `validateLwir` rule (LWIR that other implementations accept keeps
+ * validating); the compiler's binding pass holds plans it compiles to it
+ * (`binding.unguarded_optional_read`). Expects a document `validateLwir` accepts; never throws.
+ */
+export function unguardedOptionalReads(document: unknown): readonly OptionalRead[] {
+  let snapshot: unknown;
+  try {
+    snapshot = JSON.parse(canonicalJson(document));
+  } catch {
+    return [];
+  }
+  if (!isRecord(snapshot)) return [];
+  const reads: OptionalRead[] = [];
+  for (const read of schemaReads(new LwirRuleContext(snapshot))) {
+    if (read.guarded) continue;
+    const optional = firstOptionalRead(read.schema, read.segments);
+    if (optional === undefined) continue;
+    const prefix = formatExpressionPath(read.root, [...read.rootSegments, ...read.segments.slice(0, optional.at)]);
+    reads.push({
+      path: formatJsonPath(read.path),
+      source: read.source,
+      message: `\`{{ ${read.source} }}\` fails at run time whenever the value is absent: ${prefix} ${optional.why}. Wrap it: \`{{ coalesce(${read.source}, 'none') }}\`, or make it required in its schema.`,
+    });
+  }
+  return reads;
+}
