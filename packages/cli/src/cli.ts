@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Builtins, Cli, type Command, type CommandClass } from "clipanion";
 import type { CliContext } from "./cli-context.js";
 import { EventsCommand } from "./commands/events-command.js";
+import { InspectCommand } from "./commands/inspect-command.js";
 import { ReplayCommand } from "./commands/replay-command.js";
 import { ReportCommand } from "./commands/report-command.js";
 import { RunCommand } from "./commands/run-command.js";
@@ -25,6 +26,8 @@ export const commands: readonly CommandClass<CliContext>[] = [
   SubmitCommand,
   WorkerCommand,
   WorldRunsCommand,
+  // The web inspector (issue 16); @little-stack/inspector loads only when it runs.
+  InspectCommand,
 ];
 
 export type RunCliOptions = Partial<CliContext>;
