@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { LittleWorkflowError } from "@little-stack/canonical";
-import { createToolRegistry, workflowHarness, type Harness, type ToolRegistry, type WorkflowBashCapabilities } from "@little-stack/harness";
+import { bashCapabilityProblem, createToolRegistry, workflowHarness, type Harness, type ToolRegistry, type WorkflowBashCapabilities } from "@little-stack/harness";
 import { normalizeOutputMode, normalizeSchema, schemasEquivalent, validateLwir, type JsonSchema, type LwirDocument, type LwirOutputMode } from "@little-stack/lwir";
 import { checkStoreName, resolveMemoryConfig, type MemoryConfig, type ResolvedMemoryConfig } from "@little-stack/memory";
 import { isSkillReference, skill, type SkillReference } from "@little-stack/skills";
@@ -331,9 +331,16 @@ export function defineWorkflow<const TInputSchema = undefined, const TOutputSpec
     planner,
     worker,
     memory,
-    ...(untyped.bash === undefined ? {} : { bash: untyped.bash }),
+    ...(untyped.bash === undefined ? {} : { bash: normalizeBash(untyped.bash, context) }),
   };
   return Object.freeze(definition) as WorkflowDefinition<InferredInput<TInputSchema>, InferredOutput<TOutputSpec>>;
+}
+
+// An option the shell cannot honour is refused here, never hashed into the manifests and ignored.
+function normalizeBash(value: unknown, context: DefinitionContext): WorkflowBashCapabilities {
+  const found = bashCapabilityProblem(value);
+  if (found === undefined) return value as WorkflowBashCapabilities;
+  return context.fail("definition.invalid_field", `bash${found.path}`, found.problem.replace(/\.$/, ""), "bash is { network?: { allow: [urlPrefix, …], methods?, denyPrivateRanges? }, maxCommands?, timeoutMs? } (the harness README's bash tool section).");
 }
 
 /** True for values made by `defineWorkflow`. */

@@ -140,6 +140,7 @@ export {
 } from "./bash/bash-tool.js";
 export { bashToolCapabilities, bashToolDefinition } from "./bash/bash-tool-definition.js";
 export { BashToolConfigError } from "./bash/bash-tool-config-error.js";
+export { bashCapabilityProblem, bashNetworkConfig, bashNetworkMethods, checkBashCapabilities } from "./bash/bash-capabilities.js";
 
 // Default workflowHarness (execute_step, fix_step, plan, orchestrate)
 export {

@@ -3,6 +3,8 @@ import { stat } from "node:fs/promises";
 import { Bash, type IFileSystem } from "just-bash";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import { createPathPolicy, ensureMountDirectories, type PathPolicy, type PolicyMount } from "@little-stack/memory";
+import type { WorkflowBashCapabilities } from "../contract/mounts.js";
+import { bashNetworkConfig, checkBashCapabilities } from "./bash-capabilities.js";
 import { BashToolConfigError } from "./bash-tool-config-error.js";
 import { buildMountTree } from "./mount-tree.js";
 import { truncateOutput } from "./truncate-output.js";
@@ -35,6 +37,12 @@ export type CreateBashToolOptions = {
   readonly env?: Readonly<Record<string, string>>;
   /** Aborts a running call (exit code 130) and refuses new ones: the session's abort signal. */
   readonly abortSignal?: AbortSignal;
+  /**
+   * What the workflow grants the shell (`defineWorkflow({ bash })`): `network` lets curl reach
+   * the allowed URL prefixes (no network without it), `maxCommands` caps the `execute` calls of
+   * the whole session, `timeoutMs` caps each call (below `limits.timeoutMs`).
+   */
+  readonly capabilities?: WorkflowBashCapabilities;
 };
 
 export type BashExecuteInput = { readonly cmd: string; readonly cwd?: string; readonly timeoutMs?: number };
@@ -47,6 +55,7 @@ export type HarnessBashTool = {
   /** Every mount the shell sees, skills included (absolute mount paths). */
   readonly mounts: readonly PolicyMount[];
   readonly limits: Required<BashToolLimits>;
+  readonly capabilities?: WorkflowBashCapabilities;
 };
 
 const justBashDeadlineMarginMs = 500;
@@ -103,7 +112,12 @@ export function createBashTool(options: CreateBashToolOptions): HarnessBashTool 
   if (options.cwd !== undefined && !options.cwd.startsWith("/")) {
     throw new BashToolConfigError(`createBashTool: cwd ${JSON.stringify(options.cwd)} must be an absolute virtual path.`);
   }
-  const limits = checkLimits(options.limits);
+  const capabilities = options.capabilities === undefined ? undefined : checkBashCapabilities(options.capabilities, "createBashTool: capabilities");
+  const given = checkLimits(options.limits);
+  const limits: Required<BashToolLimits> = { ...given, timeoutMs: Math.min(given.timeoutMs, capabilities?.timeoutMs ?? given.timeoutMs) };
+  const network = bashNetworkConfig(capabilities);
+  // Calls this session's shell has started: bash.maxCommands bounds the session, not one script.
+  let commandsStarted = 0;
   const mounts: PolicyMount[] = [...options.mounts.map((mount) => ({ mountPath: mount.mountPath, hostPath: mount.hostPath, mode: mount.mode })), ...stagedSkillMounts(options.skills ?? [], cwd)];
   let policy: PathPolicy<PolicyMount>;
   try {
@@ -128,6 +142,7 @@ export function createBashTool(options: CreateBashToolOptions): HarnessBashTool 
         fs,
         cwd,
         env: { HOME: cwd, ...options.env },
+        ...(network === undefined ? {} : { network }),
         executionLimits: {
           maxCommandCount: limits.maxCommands,
           // Only a backstop: the per-call timer below owns timeouts (and their message). Were both
@@ -169,6 +184,10 @@ export function createBashTool(options: CreateBashToolOptions): HarnessBashTool 
     }
     if (input.cmd.includes("\0")) return failure("bash: the command contains a NUL byte", 2);
     if (isAborted(options.abortSignal)) return failure("bash: the session was aborted", 130);
+    if (capabilities?.maxCommands !== undefined && commandsStarted >= capabilities.maxCommands) {
+      return failure(`bash: this session may run ${capabilities.maxCommands} command${capabilities.maxCommands === 1 ? "" : "s"} (bash.maxCommands) and has run them all`, 1);
+    }
+    commandsStarted += 1;
     let callCwd = cwd;
     if (input.cwd !== undefined) {
       const resolution = policy.resolve(input.cwd, { cwd, access: "read" });
@@ -230,6 +249,7 @@ export function createBashTool(options: CreateBashToolOptions): HarnessBashTool 
     cwd,
     mounts: policy.mounts,
     limits,
+    ...(capabilities === undefined ? {} : { capabilities }),
     execute(input) {
       const next = queue.then(() => run(input));
       queue = next.catch(() => undefined);

@@ -24,7 +24,14 @@ export function sessionBashTool(ctx: WorkflowHarnessContext, limits?: BashToolLi
   }
   if (mounts.length === 0) return undefined;
   const cwd = mounts.some((mount) => mount.mountPath === ownScratch) ? ownScratch : mounts[0]!.mountPath;
-  const bash = createBashTool({ mounts, skills, cwd, abortSignal: ctx.abortSignal, ...(limits === undefined ? {} : { limits }) });
+  const bash = createBashTool({
+    mounts,
+    skills,
+    cwd,
+    abortSignal: ctx.abortSignal,
+    ...(limits === undefined ? {} : { limits }),
+    ...(ctx.bashCapabilities === undefined ? {} : { capabilities: ctx.bashCapabilities }),
+  });
   return bashToolDefinition(bash);
 }
 
