@@ -171,6 +171,33 @@ describe("localWorld: a log that lost committed events is refused, never served 
   });
 });
 
+describe("localWorld: the commit record is written before a commit is synced", () => {
+  it("strict mode: each commit writes its WAL frames, then the run's commit record, then fdatasyncs the WAL", async () => {
+    // A kill while a commit is being synced must not leave a committed batch without its record
+    // (a WAL later cut at that batch would then go unnoticed): traced on a real process.
+    const dataDir = freshDir();
+    mkdirSync(dataDir, { recursive: true });
+    const trace = join(dataDir, "..", `trace-${counter}.txt`);
+    const { repositoryRoot } = await import("./__fixtures__/child-process.js");
+    execFileSync(
+      "strace",
+      ["-f", "-y", "-qq", "-e", "trace=pwrite64,fdatasync", "-o", trace, process.execPath, "--conditions=@little-stack/source", "--import", "tsx", join(repositoryRoot, "packages/local-world/src/__fixtures__/wal-writer.ts"), dataDir, "run-1", "3", "exit"],
+      { cwd: repositoryRoot, stdio: "ignore" },
+    );
+    const calls = readFileSync(trace, "utf8")
+      .split("\n")
+      .map((line) => line.replace(/^\d+\s+/, ""))
+      .filter((line) => /events\.db-wal>|heads\/run-1>/.test(line) && !line.includes("<unfinished"));
+    const kinds = calls.map((line) => (line.startsWith("fdatasync(") ? "sync" : line.includes("heads/run-1>") ? (line.includes("lw-head") ? "record" : "blank") : "wal"));
+    const records = kinds.flatMap((kind, index) => (kind === "record" ? [index] : []));
+    expect(records).toHaveLength(3);
+    for (const index of records) {
+      expect(kinds[index - 1], calls[index]).toBe("wal");
+      expect(kinds[index + 1], calls[index]).toBe("sync");
+    }
+  });
+});
+
 describe("localWorld({ readOnly: true })", () => {
   it("reads a killed writer's WAL in place, changes no file of the data dir, and refuses every write", async () => {
     const { dataDir, eventsDb, last } = await killedWriter(10);

@@ -154,19 +154,18 @@ describe("localWorld storage", () => {
     for (const file of kept) expect(existsSync(file), file).toBe(true);
   });
 
-  it("runs SQLite in WAL with synchronous=FULL (strict) or NORMAL (process), checked after writing", async () => {
+  it("runs SQLite in WAL at synchronous=NORMAL, syncing each commit itself in strict mode, checked after writing", async () => {
     const dataDir = freshDir();
     const strict = localWorld({ dataDir });
     const relaxed = localWorld({ dataDir, durability: "process" });
     await strict.appendEvents("run-1", { type: "A", payload: 1 });
     await relaxed.appendEvents("run-1", { type: "A", payload: 2 });
     expect(strict.durability).toBe("strict");
-    expect(strict.storageSettings()).toEqual({ journalMode: "wal", synchronous: "FULL" });
-    expect(relaxed.storageSettings()).toEqual({ journalMode: "wal", synchronous: "NORMAL" });
-    // A second strict connection to the same file is set to FULL too (the build's WAL default is NORMAL).
+    expect(strict.storageSettings()).toEqual({ journalMode: "wal", synchronous: "NORMAL", syncedAtCommit: true });
+    expect(relaxed.storageSettings()).toEqual({ journalMode: "wal", synchronous: "NORMAL", syncedAtCommit: false });
     const another = localWorld({ dataDir });
     await another.appendEvents("run-1", { type: "A", payload: 3 });
-    expect(another.storageSettings().synchronous).toBe("FULL");
+    expect(another.storageSettings()).toEqual({ journalMode: "wal", synchronous: "NORMAL", syncedAtCommit: true });
     for (const world of [strict, relaxed, another]) await world.close();
   });
 

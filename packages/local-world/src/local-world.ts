@@ -57,7 +57,12 @@ export type LocalWorld = World & {
   readonly durability: Durability;
   readonly paths: LocalWorldPaths;
   /** The effective SQLite settings of this world's connection, for checks and diagnostics. */
-  storageSettings(): { readonly journalMode: string; readonly synchronous: "FULL" | "NORMAL" | "OFF" | "EXTRA" };
+  storageSettings(): {
+    readonly journalMode: string;
+    readonly synchronous: "FULL" | "NORMAL" | "OFF" | "EXTRA";
+    /** True in strict mode: the world fdatasyncs the WAL after each commit (after its commit record). */
+    readonly syncedAtCommit: boolean;
+  };
   /**
    * Every run id with a commit record, including runs whose events the log has lost (those are
    * not in `listRuns()`; reading them throws `EventLogCorruptError`). For listings that must
@@ -311,7 +316,7 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     storageSettings() {
       open("read storage settings");
       const { journalMode, synchronous } = eventLog.pragmas();
-      return { journalMode, synchronous: synchronousNames[synchronous] ?? "OFF" };
+      return { journalMode, synchronous: synchronousNames[synchronous] ?? "OFF", syncedAtCommit: durability === "strict" };
     },
 
     async close() {

@@ -1,3 +1,4 @@
+import { closeSync, fdatasyncSync, openSync } from "node:fs";
 import Database from "better-sqlite3";
 import { EventLogCorruptError, EventLogGapError, EventLogUnavailableError } from "./event-log-errors.js";
 import { envelopeOf, eventIdFor, type PreparedEvent } from "./event-envelope.js";
@@ -244,6 +245,24 @@ export function openSqliteEventLog(options: {
     else heads.record(runId, head);
   }
 
+  // The WAL this connection commits to, synced after each commit in strict mode. SQLite keeps
+  // the file (same inode) while any connection is open, this one included.
+  let walDescriptor: number | undefined;
+
+  /**
+   * Makes the last commit durable (strict mode): fdatasync of the WAL, after the commit record.
+   * Failing to sync is reported; the events are stored but not known to be on disk.
+   */
+  function syncCommit(operation: string): void {
+    if (!wanted.syncAfterCommit) return;
+    try {
+      walDescriptor ??= openSync(`${path}-wal`, "r");
+      fdatasyncSync(walDescriptor);
+    } catch (error) {
+      throw new EventLogUnavailableError(path, `${operation} (syncing ${path}-wal to disk)`, error);
+    }
+  }
+
   function insertRows(runId: string, events: readonly PreparedEvent[], first: number, recordedAt: string): string[] {
     const eventIds: string[] = new Array(events.length);
     const chunk = Math.min(events.length, maxRowsPerStatement);
@@ -331,6 +350,8 @@ export function openSqliteEventLog(options: {
       }
       nextSequences.set(runId, stored.first + events.length);
       recordHead(runId, { sequence: stored.first + events.length - 1, eventId: stored.eventIds[events.length - 1]! });
+      // Inside a caller's transaction the sync waits for its commit (see immediate).
+      if (!database.inTransaction) syncCommit("append events");
       if (!durabilityChecked) checkDurabilityAfterFirstAppend();
       const envelopes: EventEnvelope[] = new Array(events.length);
       for (let index = 0; index < events.length; index += 1) {
@@ -418,12 +439,15 @@ export function openSqliteEventLog(options: {
       if (!database.inTransaction) {
         for (const [runId, head] of pendingHeads) heads.record(runId, head);
         pendingHeads.clear();
+        syncCommit(operation);
       }
       return result;
     },
 
     close() {
       heads.close();
+      if (walDescriptor !== undefined) closeSync(walDescriptor);
+      walDescriptor = undefined;
       if (database.open) database.close();
     },
   };

@@ -16,4 +16,6 @@ for (let batch = 0; batch < Number(batches); batch += 1) {
   last = stored.at(-1)!;
 }
 reportLine(`done ${last.sequence} ${last.eventId}`);
-setInterval(() => undefined, 60_000);
+// "exit": close and end (a traced run); otherwise wait to be killed.
+if (process.argv[5] === "exit") await world.close();
+else setInterval(() => undefined, 60_000);
