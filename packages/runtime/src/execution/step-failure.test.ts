@@ -2,6 +2,7 @@ import { createToolRegistry } from "@little-stack/harness";
 import { memoryWorld } from "@little-stack/local-world";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import { tool } from "ai";
+import type { LwirStep } from "@little-stack/lwir";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createFakeWorkerHarness } from "../__fixtures__/fake-worker-harness.js";
@@ -36,10 +37,10 @@ describe("errors crossing into the log are bounded", () => {
         },
       }),
     });
-    const steps = [{ id: "call", uses: "tool.call", retry: { maxAttempts: 3 }, with: { tool: "loud", args: {} }, output: { mode: "object", schema: { type: "object" } } }];
-    const failure = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwirDocument({ steps, tools: ["loud"] })), input: {}, tools, workerHarness: createFakeWorkerHarness(), runId: "run-loud" }).catch(
-      (caught: unknown) => caught as Error,
-    );
+    const steps = [{ id: "call", uses: "tool.call", retry: { maxAttempts: 3 }, with: { tool: "loud", args: {} }, output: { mode: "object", schema: { type: "object" } } }] as LwirStep[];
+    const failure = (await executeWorkflowVersion({ world, workflowVersion: versionOf(lwirDocument({ steps, tools: ["loud"] })), input: {}, tools, workerHarness: createFakeWorkerHarness(), runId: "run-loud" }).catch(
+      (caught: unknown) => caught,
+    )) as Error;
     expect(failure.message.length).toBeLessThan(18 * 1024);
     const events = await world.listEvents("run-loud");
     const totalPayload = events.reduce((sum, event) => sum + JSON.stringify(event.payload).length, 0);
