@@ -38,8 +38,12 @@ async function main(argv: readonly string[]): Promise<number> {
     const lintStarted = performance.now();
     for (const tarball of packed) {
       for (const problem of checkTarballFiles(tarball)) problems.push(`${tarball.name}: ${problem.file} ${problem.problem}`);
-      for (const problem of await lintTarball(tarball)) problems.push(`${tarball.name}: ${problem}`);
     }
+    // publint + attw, two tarballs at a time (attw's own TypeScript program is CPU-bound).
+    const lintResults = await mapConcurrently(packed, 2, (tarball) => lintTarball(tarball));
+    packed.forEach((tarball, index) => {
+      for (const problem of lintResults[index]!) problems.push(`${tarball.name}: ${problem}`);
+    });
     const license = readFileSync(join(repoRoot, "LICENSE"), "utf8");
     for (const tarball of packed) {
       if (existsSync(join(tarball.unpackedDir, "LICENSE")) && readFileSync(join(tarball.unpackedDir, "LICENSE"), "utf8") !== license) problems.push(`${tarball.name}: its LICENSE differs from the repository's LICENSE`);
@@ -163,6 +167,19 @@ function printReport(report: { packSeconds: number; lintSeconds: number; readmeS
 
 function runCommandSync(program: string, args: readonly string[]): number {
   return spawnSync(program, args, { stdio: "ignore" }).status ?? 1;
+}
+
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 const seconds = (since: number) => (performance.now() - since) / 1000;
