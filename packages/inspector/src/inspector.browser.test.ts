@@ -166,6 +166,24 @@ describe("the inspector in Chromium", () => {
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
   });
 
+  it("weighs what a first visit loads (HTML, CSS, scripts), with everything served by the inspector", async () => {
+    const weights = new Map<string, number>();
+    const onResponse = async (response: import("playwright-core").Response) => {
+      if (response.url().includes("/api/")) return;
+      weights.set(new URL(response.url()).pathname, (await response.body()).length);
+    };
+    const fresh = await context.newPage();
+    fresh.on("response", (response) => void onResponse(response));
+    await fresh.goto(`${inspector.url}#/runs/run-loop-fan`);
+    await expect.poll(() => fresh.locator(".timeline .row").count()).toBeGreaterThan(0);
+    await fresh.close();
+    const total = [...weights.values()].reduce((sum, bytes) => sum + bytes, 0);
+    expect([...weights.keys()]).toEqual(expect.arrayContaining(["/", "/assets/inspector.css", "/assets/vendor/preact.mjs", "/assets/vendor/htm.mjs", "/assets/client/main.js"]));
+    // Small by design: the layout runs on the server, the views are preact + htm.
+    expect(total).toBeLessThan(100_000);
+    process.stdout.write(`inspector page weight (uncompressed, without API data): ${total} bytes in ${weights.size} files\n`);
+  });
+
   it("loaded nothing from anywhere but the inspector, and raised no page error", () => {
     expect(foreignRequests).toEqual([]);
     expect(pageErrors).toEqual([]);
