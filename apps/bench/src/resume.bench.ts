@@ -9,37 +9,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { createToolRegistry, executeRegisteredTool, openHarnessSession, type Harness, type HarnessContext } from "@little-stack/harness";
 import { crc32 } from "node:zlib";
 import { eventIdFor, localWorld } from "@little-stack/local-world";
 import { registerWorkflowVersion, type LwirDocument } from "@little-stack/lwir";
-import { executeWorkflowVersion, replayRun, type RuntimeHarnessContext } from "@little-stack/runtime";
-import { jsonSchema, tool } from "ai";
+import { executeWorkflowVersion, replayRun } from "@little-stack/runtime";
+import { noopTools, toolCallHarness } from "./tool-call-harness.js";
 
 const rounds = Number(process.env.RESUME_BENCH_ROUNDS ?? 11);
 const steps = 1_000;
 const root = mkdtempSync(join(tmpdir(), "resume-bench-"));
 
-const tools = createToolRegistry({
-  noop: tool({
-    description: "Returns its input.",
-    inputSchema: jsonSchema<{ i: number }>({ type: "object", properties: { i: { type: "number" } }, required: ["i"] }),
-    execute: async (input) => input,
-  }),
-});
-
-/** A minimal worker harness over the real contract: tool.call in a durable session. */
-const harness: Harness & { id: string } = {
-  id: "bench-worker",
-  async run(task, baseCtx: HarnessContext) {
-    const ctx = baseCtx as RuntimeHarnessContext;
-    if (task.kind !== "execute_step" || task.step.uses !== "tool.call") throw new Error("bench harness runs tool.call only");
-    const session = await openHarnessSession({ recorder: ctx.recorder!, scope: ctx.scope, sessionKey: ctx.sessionKey, task, manifest: ctx.manifest, stepPath: ctx.stepPath });
-    const output = await executeRegisteredTool({ registry: tools, toolName: String(task.step.with?.tool), args: task.stepInput, session });
-    await session.complete({ output });
-    return { kind: "execute_step", output, artifactRefs: [] };
-  },
-};
+const tools = noopTools();
+const harness = toolCallHarness(tools);
 
 const chain: LwirDocument = {
   apiVersion: "littleworkflow.dev/v0.1",

@@ -10,11 +10,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { createToolRegistry, executeRegisteredTool, openHarnessSession, type Harness, type HarnessContext } from "@little-stack/harness";
 import { localWorld, type Durability } from "@little-stack/local-world";
 import { registerWorkflowVersion, type LwirDocument, type LwirStep } from "@little-stack/lwir";
-import { executeWorkflowVersion, replayRun, type RuntimeHarnessContext } from "@little-stack/runtime";
-import { jsonSchema, tool } from "ai";
+import { executeWorkflowVersion, replayRun } from "@little-stack/runtime";
+import { noopTools, toolCallHarness } from "./tool-call-harness.js";
 
 const durability = (process.env.RUNTIME_BENCH_DURABILITY ?? "strict") as Durability;
 const longRun = Number(process.env.RUNTIME_BENCH_LONG ?? 10_000);
@@ -22,29 +21,8 @@ const root = mkdtempSync(join(tmpdir(), "runtime-bench-"));
 
 /** Tool timestamps: the time between two consecutive tool calls is one step's whole cost. */
 let stamps: number[] = [];
-const tools = createToolRegistry({
-  noop: tool({
-    description: "Returns its input.",
-    inputSchema: jsonSchema<{ i: number }>({ type: "object", properties: { i: { type: "number" } }, required: ["i"] }),
-    execute: async (input) => {
-      stamps.push(performance.now());
-      return input;
-    },
-  }),
-});
-
-/** A minimal worker harness over the real contract: tool.call in a durable session. */
-const harness: Harness & { id: string } = {
-  id: "bench-worker",
-  async run(task, baseCtx: HarnessContext) {
-    const ctx = baseCtx as RuntimeHarnessContext;
-    if (task.kind !== "execute_step" || task.step.uses !== "tool.call") throw new Error("bench harness runs tool.call only");
-    const session = await openHarnessSession({ recorder: ctx.recorder!, scope: ctx.scope, sessionKey: ctx.sessionKey, task, manifest: ctx.manifest, stepPath: ctx.stepPath });
-    const output = await executeRegisteredTool({ registry: tools, toolName: String(task.step.with?.tool), args: task.stepInput, session });
-    await session.complete({ output });
-    return { kind: "execute_step", output, artifactRefs: [] };
-  },
-};
+const tools = noopTools(() => stamps.push(performance.now()));
+const harness = toolCallHarness(tools);
 
 const objectOutput = { mode: "object", schema: { type: "object" } } as const;
 
