@@ -169,8 +169,7 @@ describe("read commands read the data dir in place", () => {
   it("a run whose log lost committed events: runs shows it damaged, events and run refuse it, no tool runs again", async () => {
     // `little run` killed while its second tool call hangs: the first call's result is committed,
     // and lives in events.db-wal (the process never closed the database).
-    const blocking = fileURLToPath(new URL("./__fixtures__/blocking-tools.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--conditions=@little-stack/source", "--import", tsxLoader, binSource, "run", "tools.lwir.json", "--input", "input.json", "--tools", blocking, "--data-dir", "lost", "--run-id", "run_lost"], {
+    const child = spawn(process.execPath, ["--conditions=@little-stack/source", "--import", tsxLoader, binSource, "run", "tools.lwir.json", "--input", "input.json", "--tools", toolsModule, "--data-dir", "lost", "--run-id", "run_lost"], {
       cwd: workDir,
       env: { ...process.env, LITTLE_TEST_TOOL_LOG: toolLog, LITTLE_TEST_BLOCK_SUFFIX: "-a" },
       stdio: "ignore",

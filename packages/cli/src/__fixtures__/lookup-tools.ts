@@ -1,5 +1,7 @@
 // A --tools module for the CLI tests: one tool that appends `<id> <pid>` to $LITTLE_TEST_TOOL_LOG,
-// so a test can count executions across processes.
+// so a test can count executions across processes. A call for an id ending in
+// $LITTLE_TEST_BLOCK_SUFFIX never returns, so a test can SIGKILL `little run` with the calls
+// before it committed.
 import { appendFileSync } from "node:fs";
 import { jsonSchema, tool } from "ai";
 
@@ -10,6 +12,8 @@ export const tools = {
     execute: async ({ id }) => {
       const log = process.env["LITTLE_TEST_TOOL_LOG"];
       if (log !== undefined && log !== "") appendFileSync(log, `${id} ${process.pid}\n`);
+      const suffix = process.env["LITTLE_TEST_BLOCK_SUFFIX"];
+      if (suffix !== undefined && suffix !== "" && id.endsWith(suffix)) await new Promise(() => setInterval(() => undefined, 1000));
       return { id, bonus: id.length };
     },
   }),
