@@ -19,7 +19,7 @@ describe("the quickstart (pnpm demo, pnpm --filter @little-stack-apps/quickstart
     expect(out).toContain("offline: scripted gpt-5 planner and gpt-4o-mini worker");
     expect(out).toMatch(/→ workflow version wfver_[0-9a-f]{16}/);
     expect(out).toContain('"severity": "high"');
-    expect(out).toMatch(/#\d+ StepScheduled summarize\n#\d+ StepAttemptStarted summarize\n#\d+ StepOutputValidated summarize\n#\d+ StepCompleted summarize/);
+    expect(out).toMatch(/#\d+ StepScheduled summarize\n#\d+ StepAttemptStarted summarize\n#\d+ StepCompleted summarize/);
     // The worker's call is priced (gpt-4o-mini is in the bundled registry); the planner's is outside any step.
     expect(out).toMatch(/summarize\s+openai\.chat:gpt-4o-mini\s+1\s+182\s+128 \(70%\)\s+31\s+\$0\.\d+/);
     expect(out).toMatch(/\(outside steps\)\s+-\s+1\s+2400\s+1024 \(43%\)\s+610\s+\$0\.\d+/);

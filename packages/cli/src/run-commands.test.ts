@@ -204,17 +204,10 @@ describe("little events, replay, report, runs", () => {
     for (const event of picked) expect(event.payload.caller).toBe("code");
   });
 
-  it("events --step selects everything a step's harness session recorded: session, execute_step and tool calls", async () => {
+  it("events --step selects everything a step's harness session recorded: session and tool calls", async () => {
     const result = await little(["events", runId, "--step", "fetch", "--type", "harness.*"]);
     const events = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; payload: { toolName?: string } });
-    expect(events.map((event) => event.type)).toEqual([
-      "harness.session.started",
-      "harness.execute_step.started",
-      "harness.tool_call.started",
-      "harness.tool_call.succeeded",
-      "harness.execute_step.succeeded",
-      "harness.session.completed",
-    ]);
+    expect(events.map((event) => event.type)).toEqual(["harness.session.started", "harness.tool_call.started", "harness.tool_call.succeeded", "harness.session.completed"]);
     expect(events.filter((event) => event.type.startsWith("harness.tool_call.")).map((event) => event.payload.toolName)).toEqual(["lookup", "lookup"]);
     const score = await little(["events", runId, "--step", "score", "--type", "harness.session.*"]);
     expect(score.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(["harness.session.started", "harness.session.completed"]);

@@ -71,17 +71,25 @@ describe("execute_step: tool.call", () => {
     const result = await workflowHarness.run({ kind: "execute_step", step, stepInput: { ticketId: "T-1" }, stepContext: { stepPath: "fetch", visitIndex: 0 } }, ctx);
     expect(result).toMatchObject({ output: { title: "Ticket T-1" } });
     expect(calls).toEqual([{ ticketId: "T-1" }]);
-    expect(eventTypes(sink.events)).toEqual([
-      "session.started",
-      "execute_step.started",
-      "tool_call.started",
-      "tool_call.succeeded",
-      "execute_step.succeeded",
-      "session.completed",
-    ]);
+    // The tool call is the step's execution record: no execute_step.* pair around it.
+    expect(eventTypes(sink.events)).toEqual(["session.started", "tool_call.started", "tool_call.succeeded", "session.completed"]);
     const started = payloadsOf(sink.events, "harness.tool_call.started")[0]!;
     expect(started).toMatchObject({ caller: "code", toolName: "lookup", args: { ticketId: "T-1" }, callIndex: 0 });
     expect(started.turn).toBeUndefined();
+  });
+
+  it("resumed after the tool's result was recorded (session not completed), returns that result without calling the tool", async () => {
+    const calls: unknown[] = [];
+    const task = { kind: "execute_step" as const, step, stepInput: { ticketId: "T-1" }, stepContext: { stepPath: "fetch", visitIndex: 0 } };
+    const first = testContext({ tools: { lookup: lookup(calls) }, extra: { permissions: { tools: ["lookup"] } } });
+    await workflowHarness.run(task, first.ctx);
+    // The process died after tool_call.succeeded, before session.completed.
+    const untilResult = first.sink.events.filter((event) => event.type !== "harness.session.completed");
+    const second = testContext({ tools: { lookup: lookup(calls) }, events: untilResult, extra: { permissions: { tools: ["lookup"] } } });
+    const result = await workflowHarness.run(task, second.ctx);
+    expect(result).toMatchObject({ output: { title: "Ticket T-1" } });
+    expect(calls).toHaveLength(1);
+    expect(eventTypes(second.sink.events)).toEqual(["session.started", "tool_call.started", "tool_call.succeeded", "session.completed"]);
   });
 
   it("refuses a tool outside permissions.tools and records the session as failed", async () => {
@@ -90,7 +98,7 @@ describe("execute_step: tool.call", () => {
     const task = { kind: "execute_step" as const, step, stepInput: { ticketId: "T-1" }, stepContext: { stepPath: "fetch", visitIndex: 0 } };
     await expect(workflowHarness.run(task, ctx)).rejects.toBeInstanceOf(ToolNotPermittedError);
     expect(calls).toEqual([]);
-    expect(eventTypes(sink.events)).toEqual(["session.started", "execute_step.started", "session.failed"]);
+    expect(eventTypes(sink.events)).toEqual(["session.started", "session.failed"]);
     expect(payloadsOf(sink.events, "harness.session.failed")[0]).toMatchObject({ error: { name: "ToolNotPermittedError", code: "harness.tool_not_permitted" } });
   });
 });

@@ -38,6 +38,10 @@ function dispatch(options: { task: ExecuteStepTask; ctx: WorkflowHarnessContext;
  * `harness.execute_step.started`, the step's own model/tool events, `harness.execute_step.succeeded`
  * with the output, `harness.session.completed` with the same output. A completed session (or a
  * recorded `execute_step.succeeded`) returns the recorded output without running again.
+ *
+ * A tool.call step has no `execute_step.*` pair: its one recorded tool call (`tool_call.started` /
+ * `.succeeded`, caller "code", call index 0) is its execution record and is replayed the same way,
+ * so the pair would only store the same output a third time in every step of a long chain.
  */
 export async function runExecuteStepTask(options: {
   readonly task: ExecuteStepTask;
@@ -52,6 +56,10 @@ export async function runExecuteStepTask(options: {
     ctx,
     fromRecorded: (output) => ({ kind: "execute_step", output, artifactRefs: [] }),
     body: async (session) => {
+      if (step.uses === "tool.call") {
+        const output = (await runToolCallStep({ step, stepInput: task.stepInput, ctx, session })) ?? null;
+        return { result: { kind: "execute_step", output, artifactRefs: [] }, completion: output };
+      }
       const output = await session.executeStep({
         stepId: step.id,
         uses: step.uses,

@@ -14,9 +14,10 @@ export type CommittedOutput = {
 
 /**
  * Validates an output against the step's output mode and commits it: the artifact first (when
- * the canonical JSON is over 256,000 characters), then `ArtifactCreated`, `StepOutputValidated`
- * and `StepCompleted` in one batch. An invalid output is recorded as a terminal
- * `step_schema_error` and thrown.
+ * the canonical JSON is over 256,000 characters), then `ArtifactCreated` and `StepCompleted` in
+ * one batch. An invalid output is recorded as a terminal `step_schema_error` and thrown.
+ * (`StepOutputValidated` is no longer written: everything it said — mode, schema hash, attempt —
+ * is in `StepCompleted.metadata`, which only a validated output reaches.)
  */
 export async function commitStepOutput(options: {
   readonly run: RunContext;
@@ -53,30 +54,27 @@ export async function commitStepOutput(options: {
   }
   const usage = run.log.folder.step(stepPath)?.usage;
   const withUsage = usage !== undefined && usage.pricedCalls + usage.unpricedCalls > 0;
-  events.push(
-    { type: "StepOutputValidated", payload: { stepPath, stepId: step.id, attempt, outputMode: check.outputMode, schemaHash: check.schemaHash } },
-    {
-      type: "StepCompleted",
-      payload: {
-        stepPath,
-        stepId: step.id,
-        attempt,
-        ...(inline ? { output } : {}),
-        outputRef,
-        artifactRefs: options.artifactRefs,
-        metadata: {
-          uses: step.uses,
-          outputMode: check.outputMode,
-          schemaHash: check.schemaHash,
-          // Tokens only: cost is derived when state is materialized, never stored.
-          ...(withUsage
-            ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.cachedInputTokens, reasoningTokens: usage.reasoningTokens } }
-            : {}),
-        },
-        ...(options.fixedSource === undefined ? {} : { fixedSource: options.fixedSource }),
+  events.push({
+    type: "StepCompleted",
+    payload: {
+      stepPath,
+      stepId: step.id,
+      attempt,
+      ...(inline ? { output } : {}),
+      outputRef,
+      artifactRefs: options.artifactRefs,
+      metadata: {
+        uses: step.uses,
+        outputMode: check.outputMode,
+        schemaHash: check.schemaHash,
+        // Tokens only: cost is derived when state is materialized, never stored.
+        ...(withUsage
+          ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.cachedInputTokens, reasoningTokens: usage.reasoningTokens } }
+          : {}),
       },
+      ...(options.fixedSource === undefined ? {} : { fixedSource: options.fixedSource }),
     },
-  );
+  });
   await run.log.append(events);
   return { stepPath, output, outputRef, artifactRefs: options.artifactRefs };
 }

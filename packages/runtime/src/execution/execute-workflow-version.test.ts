@@ -79,7 +79,6 @@ describe("executeWorkflowVersion: sequential steps", () => {
       "harness.tool_call.started",
       "harness.tool_call.succeeded",
       "harness.session.completed",
-      "StepOutputValidated",
       "StepCompleted",
     ]);
     const completed = result.events.find((event) => event.type === "StepCompleted")!.payload as Record<string, unknown>;

@@ -78,9 +78,17 @@ describe("with the default workflowHarness (no workerHarness given)", () => {
     const { world, transactions } = recordingWorld(memoryWorld());
     await runEveryStepKind(world);
     const completing = (stepPath: string) => transactions.filter((batch) => batch.some((event) => event.type === "StepCompleted" && event.stepPath === stepPath));
-    // tool.call: the tool result and the harness's step result ride with StepCompleted.
+    // tool.call: the whole step, its tool call included, is one transaction.
     const [price] = completing("price");
-    expect(price?.map((event) => event.type)).toEqual(expect.arrayContaining(["StepScheduled", "StepAttemptStarted", "harness.tool_call.succeeded", "harness.execute_step.succeeded", "StepCompleted"]));
+    expect(price?.map((event) => event.type)).toEqual([
+      "StepScheduled",
+      "StepAttemptStarted",
+      "harness.session.started",
+      "harness.tool_call.started",
+      "harness.tool_call.succeeded",
+      "harness.session.completed",
+      "StepCompleted",
+    ]);
     const [cheap] = completing("cheap");
     expect(cheap?.map((event) => event.type)).toEqual(expect.arrayContaining(["harness.execute_step.succeeded", "StepCompleted"]));
     // ai.generate: the model response is committed as soon as the model answered, before StepCompleted.
