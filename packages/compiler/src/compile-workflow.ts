@@ -35,6 +35,7 @@ import { buildCompilerLock, type CompilerLock } from "./lock/compiler-lock.js";
 import { jsonDiff } from "./manifest/json-diff.js";
 import { computePlannerManifest, plannerBashCapabilitiesHash } from "./manifest/planner-manifest.js";
 import { completeSubmission, type SubmissionDefaults } from "./planner/complete-submission.js";
+import { checkPlanOnce } from "./planner/plan-verdicts.js";
 import { preparePlannerSession } from "./planner/planner-session-context.js";
 import {
   createWorkflowDefinitionSnapshot,
@@ -301,7 +302,7 @@ async function planValidLwir(options: {
     }
     // Idempotent: a default-harness plan is complete already; a custom harness's gets the same help.
     const planned = completeSubmission(result.lwir, defaults);
-    const findings = check(planned);
+    const findings = [...checkPlanOnce({ plan: planned, target, check })];
     // A submission accepted inside the session already has its verdict; record one only for LWIR the harness produced otherwise.
     if (findings.length === 0) {
       if (!validations.accepted(planned)) await validations.record({ key: sessionId, source: "harness_result", lwir: planned, findings: [] });
