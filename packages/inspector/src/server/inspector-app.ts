@@ -15,13 +15,25 @@ export const livePollMs = 250;
  * The inspector's routes over a world it only reads: the page, its assets, a JSON API (runs, a
  * run, a step) and a server-sent-event stream per run that says when new events were committed.
  */
-export function createInspectorApp(options: { readonly world: World; readonly pollMs?: number }): Hono {
+export function createInspectorApp(options: {
+  readonly world: World;
+  readonly pollMs?: number;
+  /**
+   * Host names (without port) a request may name in its Host header; others get 403. Default:
+   * loopback names only, so a web page elsewhere cannot read the inspector through DNS rebinding.
+   * Empty: any host (when you serve it on purpose beyond loopback).
+   */
+  readonly allowedHosts?: readonly string[];
+}): Hono {
   const { world } = options;
   const pollMs = options.pollMs ?? livePollMs;
   const app = new Hono();
   const page = inspectorPage();
 
+  const allowedHosts = new Set(options.allowedHosts ?? ["127.0.0.1", "localhost", "[::1]"]);
   app.use("*", async (context, next) => {
+    const host = (context.req.header("host") ?? "").replace(/:\d+$/, "").toLowerCase();
+    if (allowedHosts.size > 0 && !allowedHosts.has(host)) return context.text(`host ${host || "(none)"} is not served here`, 403);
     await next();
     context.header("X-Content-Type-Options", "nosniff");
     context.header("Referrer-Policy", "no-referrer");

@@ -37,7 +37,8 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new InspectorError("inspector.invalid_port", `port must be an integer from 0 to 65535, got ${String(options.port)}.`);
   const host = options.host ?? "127.0.0.1";
   const world: World = localWorld({ dataDir, readOnly: true });
-  const app = createInspectorApp({ world, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }) });
+  const loopback = host === "127.0.0.1" || host === "localhost" || host === "::1";
+  const app = createInspectorApp({ world, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }), ...(loopback ? {} : { allowedHosts: [] }) });
   let server: ReturnType<typeof serve>;
   const address = await new Promise<AddressInfo>((resolveAddress, reject) => {
     server = serve({ fetch: app.fetch, port, hostname: host }, (info) => resolveAddress(info));

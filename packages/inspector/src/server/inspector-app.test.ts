@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalWorld } from "@little-stack/local-world";
+import { localWorld } from "@little-stack/local-world";
+import { completedRun, failedRun, writerWorld } from "../__fixtures__/inspected-runs.js";
+import { createInspectorApp } from "./inspector-app.js";
+import type { RunView } from "./run-views.js";
+import type { StepView } from "./step-view.js";
+
+let dir: string;
+let writer: LocalWorld;
+let reader: LocalWorld;
+let app: ReturnType<typeof createInspectorApp>;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "lw-inspector-api-"));
+  writer = writerWorld(dir);
+  await completedRun(writer);
+  await failedRun(writer);
+  reader = localWorld({ dataDir: dir, readOnly: true });
+  app = createInspectorApp({ world: reader });
+}, 60_000);
+afterAll(async () => {
+  await reader.close();
+  await writer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (path: string, host = "127.0.0.1:4310") => app.request(path, { headers: { host } });
+
+describe("the inspector's API", () => {
+  it("answers only requests naming a loopback host (no DNS rebinding)", async () => {
+    expect((await get("/api/runs", "evil.example:4310")).status).toBe(403);
+    expect((await get("/api/runs", "localhost:4310")).status).toBe(200);
+  });
+
+  it("says which run or step is unknown", async () => {
+    const run = await get("/api/runs/run-nope");
+    expect(run.status).toBe(404);
+    expect(((await run.json()) as { error: string }).error).toContain("run-nope");
+    expect((await get("/api/runs/run-completed/steps/nope")).status).toBe(404);
+  });
+
+  it("lists a run's sub-runs: the runs that name it as their parent", async () => {
+    const { executeWorkflowVersion } = await import("@little-stack/runtime");
+    const version = (await import("@little-stack/lwir")).registerWorkflowVersion({
+      apiVersion: "littleworkflow.dev/v0.1",
+      kind: "Workflow",
+      metadata: { name: "child.noop", version: "0.1.0" },
+      input: { schema: { type: "object" } },
+      output: { schema: true },
+      permissions: { models: [], tools: [], secrets: [], network: [] },
+      steps: [{ id: "echo", uses: "code.run", with: { entrypoint: "main.js", files: { "main.js": { content: "export async function run({ input }) { return input; }\n", sha256: "sha256:" + (await import("node:crypto")).createHash("sha256").update("export async function run({ input }) { return input; }\n").digest("hex") } }, sandbox: { network: "deny" } }, output: { mode: "object", schema: { type: "object" } } }],
+    } as never);
+    for (const runId of ["sub-a", "sub-b"]) await executeWorkflowVersion({ world: writer, workflowVersion: version as never, input: { n: 1 }, runId, parentRunId: "run-completed" });
+    const view = (await (await get("/api/runs/run-completed")).json()) as RunView;
+    expect(view.subRuns.map((run) => [run.runId, run.status, run.parentRunId])).toEqual([
+      ["sub-a", "completed", "run-completed"],
+      ["sub-b", "completed", "run-completed"],
+    ]);
+  });
+
+  it("reads a step's model call with its price and its tool calls", async () => {
+    const step = (await (await get("/api/runs/run-completed/steps/summarize")).json()) as StepView;
+    const call = step.attempts[0]!.modelCalls[0]!;
+    expect(call).toMatchObject({ model: "openai.chat:gpt-4o-mini", status: "responded", usage: { inputTokens: 182, cachedInputTokens: 128, outputTokens: 31 } });
+    expect(call.costUsd).toBeGreaterThan(0);
+    expect(call.cachedShare).toBeCloseTo(128 / 182);
+    const failed = (await (await get("/api/runs/run-failed")).json()) as RunView;
+    expect(failed.error).toMatchObject({ causeCode: "step_failed", failedStepPath: "explode" });
+  });
+});
