@@ -1,4 +1,4 @@
-import { sha256Digest } from "@little-stack/canonical";
+import { canonicalJson, sha256Digest } from "@little-stack/canonical";
 import { toErrorEnvelope } from "../contract/error-envelope.js";
 import { HarnessSessionError, RecordedToolCallError, ToolResultNotJsonError } from "../errors/harness-session-errors.js";
 import { ReplayDivergenceError } from "../errors/replay-errors.js";
@@ -160,7 +160,8 @@ function toJson(value: unknown): unknown {
 function toToolResultJson(options: { value: unknown; toolName: string; callId: string }): unknown {
   if (options.value === undefined) return null;
   try {
-    sha256Digest(options.value);
+    // Proves the result is JSON; the event that records it is canonicalized again anyway.
+    canonicalJson(options.value);
   } catch (error) {
     throw new ToolResultNotJsonError({ toolName: options.toolName, callId: options.callId, problem: (error as Error).message });
   }

@@ -1,5 +1,7 @@
-import { CanonicalJsonError, CanonicalText, sha256Digest } from "@little-stack/canonical";
+import { CanonicalJsonError, CanonicalText } from "@little-stack/canonical";
 import { harnessRoles, harnessTaskKinds } from "../contract/harness.js";
+import { hashHarnessManifest } from "../contract/hash-harness-manifest.js";
+import type { HarnessManifest } from "../contract/manifests.js";
 import {
   CostOnEventError,
   HarnessEventFieldError,
@@ -54,7 +56,7 @@ const validators: Record<HarnessEventType, (payload: Json, check: FieldChecker) 
     }
     const manifest = check.object(payload.manifest, "$.payload.manifest");
     checkManifestFields(manifest, String(payload.role), check);
-    const computed = sha256Digest(manifest);
+    const computed = hashHarnessManifest(manifest as HarnessManifest);
     if (payload.manifestHash !== computed) {
       throw new ManifestHashMismatchError({ eventType: check.eventType, recorded: payload.manifestHash, computed });
     }

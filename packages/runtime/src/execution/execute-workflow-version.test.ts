@@ -43,6 +43,29 @@ describe("executeWorkflowVersion: sequential steps", () => {
     for (const input of sealed) expect(input.canonicalPayload!.json).toBe(canonicalJson(input.payload));
   });
 
+  it("held events a harness lists before their commit carry the ids, sequences and payloads the world then stores", async () => {
+    const world = memoryWorld();
+    const seen: { eventId: string; sequence: number; type: string; payload: unknown }[] = [];
+    const inner = createFakeWorkerHarness();
+    const harness = {
+      id: inner.id,
+      async run(task: Parameters<typeof inner.run>[0], ctx: Parameters<typeof inner.run>[1]) {
+        const result = await inner.run(task, ctx);
+        // The step's session is held until its StepCompleted: what the sink lists now is held.
+        for (const event of await ctx.durability!.list()) seen.push({ eventId: event.eventId, sequence: event.sequence, type: event.type, payload: event.payload });
+        return result;
+      },
+    };
+    const lwir = lwirDocument({ steps: chain(2), tools: ["increment"] });
+    await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { n: 1 }, tools: countingTools().registry, workerHarness: harness, runId: "run-held" });
+    const stored = new Map((await world.listEvents("run-held")).map((event) => [event.sequence, event]));
+    expect(seen.map((event) => event.type)).toContain("harness.tool_call.succeeded");
+    for (const event of seen) {
+      const match = stored.get(event.sequence)!;
+      expect({ eventId: match.eventId, type: match.type, payload: match.payload }).toEqual({ eventId: event.eventId, type: event.type, payload: event.payload });
+    }
+  });
+
   it("returns exactly the stored events as the result's events, without reading the log back", async () => {
     const world = memoryWorld();
     const lwir = lwirDocument({ steps: chain(3), tools: ["increment"] });

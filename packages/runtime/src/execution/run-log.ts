@@ -40,6 +40,35 @@ const directStepResultTypes: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * A held event as the world will store it. Its id and its payload copy (parsed from the canonical
+ * text, as the world's envelopes are) are computed on first read: most held events are only ever
+ * read by type before they are committed, and the committed envelope comes from the world.
+ */
+function heldEnvelope(options: { readonly runId: string; readonly sequence: number; readonly type: string; readonly recordedAt: string; readonly text: CanonicalText }): EventRecord {
+  const { runId, sequence, type, recordedAt, text } = options;
+  let eventId: string | undefined;
+  let payload: unknown;
+  let parsed = false;
+  return {
+    runId,
+    sequence,
+    type,
+    recordedAt,
+    get eventId(): string {
+      eventId ??= eventIdFor({ runId, sequence, type, payloadJson: text.json });
+      return eventId;
+    },
+    get payload(): unknown {
+      if (!parsed) {
+        payload = JSON.parse(text.json) as unknown;
+        parsed = true;
+      }
+      return payload;
+    },
+  };
+}
+
+/**
  * The one writer of a run's log in this process: appends go to the world one batch at a time
  * (so sequences reach the folder in order) and every stored event is folded into the live state.
  */
@@ -179,14 +208,7 @@ export class RunLog {
     const recordedAt = new Date().toISOString();
     // Canonicalize every payload before assigning anything, so a bad one leaves the log as it was.
     const texts = events.map((event) => (CanonicalText.isSealed(event.canonicalPayload) ? event.canonicalPayload : CanonicalText.of(event.payload)));
-    const envelopes = events.map((event, index) => {
-      const sequence = this.folder.eventCount + index + 1;
-      // A copy through canonical JSON, as the world would store it; the id from the same text,
-      // as the world computes it.
-      const canonicalPayload = texts[index]!;
-      const eventId = eventIdFor({ runId: this.runId, sequence, type: event.type, payloadJson: canonicalPayload.json });
-      return { eventId, runId: this.runId, sequence, type: event.type, recordedAt, payload: JSON.parse(canonicalPayload.json) as unknown };
-    });
+    const envelopes = events.map((event, index) => heldEnvelope({ runId: this.runId, sequence: this.folder.eventCount + index + 1, type: event.type, recordedAt, text: texts[index]! }));
     for (const envelope of envelopes) this.folder.apply(envelope);
     this.pending.push(...envelopes);
     this.pendingTexts.push(...texts);
@@ -214,7 +236,8 @@ export class RunLog {
     }
     for (const event of stored) this.storedEvents.push(event);
     for (let index = 0; index < held.length; index += 1) {
-      if (stored[index]!.sequence !== held[index]!.sequence || stored[index]!.eventId !== held[index]!.eventId) {
+      // The world stored the held texts as given, so equal sequences mean equal events (and ids).
+      if (stored[index]!.sequence !== held[index]!.sequence) {
         throw new RunLogCorruptError({ runId: this.runId, sequence: stored[index]!.sequence, problem: `another writer appended to the run (expected sequence ${held[index]!.sequence})` });
       }
     }

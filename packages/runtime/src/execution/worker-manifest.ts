@@ -30,7 +30,8 @@ export function workerRoleFor(step: LwirStep): "worker.ai-generate" | "worker.co
  */
 export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): WorkerManifest {
   const ai = step.uses === "ai.generate" ? step.with : undefined;
-  return {
+  // Frozen (and its store list): the harness hashes a frozen manifest once for the whole session start.
+  return Object.freeze({
     harnessId: run.harnessId,
     workflowDefinitionHash: run.workflowDefinitionHash,
     workflowVersionId: run.workflowVersionId,
@@ -41,18 +42,18 @@ export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: str
     skillsHash: resources.skillsHash,
     allowedToolsHash: run.allowedToolsHash,
     bashCapabilitiesHash: noBashHash,
-    memoryStoreIds: memoryStoreIds(resources.memoryMounts),
-  };
+    memoryStoreIds: Object.freeze(memoryStoreIds(resources.memoryMounts)),
+  });
 }
 
 /** The fixer's manifest: the worker's, plus its own model and prompt, and the shell over its mounts. */
 export function fixerManifestFor(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): FixerManifest {
   const fixer = step.onFailure?.fixer;
-  return {
+  return Object.freeze({
     ...workerManifestFor(run, step, stepPath, resources),
     bashCapabilitiesHash: sessionShellHash(resources),
     fixerModelSlotId: fixer?.model ?? "",
     fixerSystemHash: sha256Digest(fixer?.system ?? ""),
     fixerMaxAttempts: fixer?.maxAttempts ?? 0,
-  };
+  });
 }

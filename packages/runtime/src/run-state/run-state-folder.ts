@@ -19,6 +19,27 @@ import type {
 } from "../events/runtime-event-types.js";
 import type { BranchState, ParallelGroupState, RunState, StepState } from "./run-state.js";
 
+/** The event types whose payload the folder reads. */
+const payloadTypes: ReadonlySet<string> = new Set([
+  "WorkflowVersionRegistered",
+  "RunStarted",
+  "StepScheduled",
+  "StepAttemptStarted",
+  "ArtifactCreated",
+  "StepCompleted",
+  "StepFailed",
+  "ParallelGroupStarted",
+  "ParallelBranchScheduled",
+  "ParallelBranchCompleted",
+  "ParallelBranchFailed",
+  "ParallelGroupCompleted",
+  "ParallelGroupFailed",
+  "RunCompleted",
+  "RunFailed",
+  "harness.model.responded",
+  "harness.tool_call.started",
+]);
+
 type Mutable<T> = { -readonly [Key in keyof T]: T[Key] };
 type MutableStep = Mutable<StepState> & { artifactRefs: string[] };
 type MutableGroup = Omit<Mutable<ParallelGroupState>, "branches"> & { branches: Map<string, Mutable<BranchState>> };
@@ -91,6 +112,13 @@ export class RunStateFolder {
     }
     this.lastSequence = event.sequence;
     this.run.eventCount = event.sequence;
+    // Most harness events only count, or not even that: their payloads are not read (a held
+    // event's payload is parsed on first read).
+    if (event.type === "harness.session.started") {
+      this.harness.sessions += 1;
+      return;
+    }
+    if (!payloadTypes.has(event.type)) return;
     const payload = event.payload as Record<string, unknown>;
     switch (event.type) {
       case "WorkflowVersionRegistered": {
@@ -224,9 +252,6 @@ export class RunStateFolder {
         this.run.endedAt = event.recordedAt;
         break;
       }
-      case "harness.session.started":
-        this.harness.sessions += 1;
-        break;
       case "harness.model.responded":
         this.applyModelResponse(payload, event);
         break;
