@@ -284,7 +284,14 @@ function branchItemOf(state: RunState, stepPath: string, events: readonly EventE
   if (branch === undefined) return undefined;
   const scheduled = events.find((event) => event.type === "ParallelBranchScheduled" && (event.payload as Payload)["stepPath"] === branch.groupPath && (event.payload as Payload)["itemKey"] === branch.itemKey);
   const index = Number((scheduled?.payload as Payload | undefined)?.["index"] ?? -1);
-  const started = events.find((event) => event.type === "ParallelGroupStarted" && (event.payload as Payload)["stepPath"] === branch.groupPath)?.payload as Payload | undefined;
-  const items = started?.["items"];
-  return Array.isArray(items) && index >= 0 ? items[index] : { itemKey: branch.itemKey };
+  // The items are not recorded: resolve the group's `with.items` the way the runtime did.
+  const groupId = branch.groupPath.split(/[.@[]/)[0]!;
+  const group = ((state.lwir as { steps?: Payload[] } | undefined)?.steps ?? []).find((step) => step["id"] === groupId);
+  try {
+    const items = resolveTemplates((group?.["with"] as Payload | undefined)?.["items"], { input: state.input ?? null, steps: stepOutputs(state) } as never);
+    if (Array.isArray(items) && index >= 0 && index < items.length) return items[index];
+  } catch {
+    // Fall through: the key is what the log names for sure.
+  }
+  return { itemKey: branch.itemKey };
 }
