@@ -3,6 +3,7 @@
 // Execution
 export { executeWorkflowVersion, type ExecuteWorkflowVersionOptions, type ModelSlotValue } from "./execution/execute-workflow-version.js";
 export type { RunResult } from "./execution/run-result.js";
+export { completedRunResult } from "./execution/completed-run-result.js";
 export type { WorkflowVersionLike } from "./execution/workflow-version.js";
 export type { RuntimeHarnessContext } from "./execution/harness-dispatch.js";
 export { parseTimeout } from "./execution/parse-timeout.js";

@@ -3,7 +3,7 @@ import { LittleWorkflowError } from "@little-stack/canonical";
 import type { ModelDelta, OuterLoopContext, ResolvedModel, ToolRegistry } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
 import type { ModelRegistry } from "@little-stack/models";
-import { executeWorkflowVersion, materializeRunState, RunFailedError, type FailedRunResult, type RunEventDispatcher, type RunFailedCauseCode, type RunResult } from "@little-stack/runtime";
+import { completedRunResult, executeWorkflowVersion, materializeRunState, RunFailedError, type FailedRunResult, type RunEventDispatcher, type RunFailedCauseCode, type RunResult } from "@little-stack/runtime";
 import { compileForRun } from "./compile-for-run.js";
 import { Deadline } from "./deadline.js";
 
@@ -98,6 +98,13 @@ async function recordCompileFailure(world: World, runId: string, failure: RunFai
 export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
   const { world, runId, deadline } = options;
   const registry = options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry };
+  // A completed run is final: running it again with the same input returns its recorded result
+  // without compiling, locking or folding its log (anything else takes the path below, which
+  // says what differs).
+  if ((await world.getRun(runId))?.lastEventType === "RunCompleted") {
+    const recorded = await completedRunResult({ world, runId, input: options.input, ...registry });
+    if (recorded !== undefined) return recorded;
+  }
   let compiled;
   try {
     // Stopped before starting: nothing to compile or run.

@@ -87,6 +87,13 @@ describe("runWorkflow", () => {
     expect(second.workflowVersionId).toBe(first.workflowVersionId);
     expect(planner2.calls + reviewer2.calls).toBe(0);
     expect(parseCalls).toHaveLength(1);
+    // Read off the log without folding it: the same usage (priced), artifacts and events.
+    expect(second.usage).toEqual(first.usage);
+    expect(second.artifacts).toEqual(first.artifacts);
+    expect(second.events.map((event) => [event.sequence, event.eventId])).toEqual(first.events.map((event) => [event.sequence, event.eventId]));
+    // Another input is not this run's: refused as before, nothing appended.
+    await expect(runWorkflow(again.workflow, { ...input, requirement: "Staff engineer" }, { world, tools: again.tools, runId: "run-again" })).rejects.toThrow(/input/);
+    expect((await world.listEvents("run-again")).length).toBe(first.events.length);
   });
 
   it("input that does not match the input schema fails with input_schema_error and the failed result", async () => {

@@ -20,6 +20,7 @@ import { RunLog } from "./run-log.js";
 import { RunEventDispatcher } from "../events/run-event-dispatcher.js";
 import type { RunEventListener } from "../events/run-event.js";
 import { buildFailedRunResult, buildRunResult, type RunResult } from "./run-result.js";
+import { completedRunResult } from "./completed-run-result.js";
 import { Cancellation } from "./cancellation.js";
 import { runScope } from "./run-scope.js";
 import { Semaphore } from "./semaphore.js";
@@ -98,6 +99,18 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   }
   if (options.onEvent !== undefined && typeof options.onEvent !== "function" && !(options.onEvent instanceof RunEventDispatcher)) {
     throw new InvalidRunOptionsError("onEvent", "must be a function (event) => void");
+  }
+  // A completed run is final: running it again returns its recorded result, read off its events
+  // without taking the lock or folding the log (the version must still be the one it ran).
+  if (options.runId !== undefined && (await world.getRun(runId))?.lastEventType === "RunCompleted") {
+    const events = (await world.listEvents(runId)) as readonly EventRecord[];
+    const startedVersion = (events.find((event) => event.type === "RunStarted")?.payload as { workflowVersionId?: string } | undefined)?.workflowVersionId;
+    if (startedVersion !== undefined && startedVersion !== version.id) throw new WorkflowVersionMismatchError({ runId, storedVersionId: startedVersion, givenVersionId: version.id });
+    const recorded = await completedRunResult({ world, runId, input: options.input, events, ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }) });
+    if (recorded !== undefined) {
+      if (options.onEvent !== undefined) (options.onEvent instanceof RunEventDispatcher ? options.onEvent : new RunEventDispatcher(options.onEvent)).committed(events, { replayed: true });
+      return recorded;
+    }
   }
   const { storage, logDir } = checkedStorage(world, runId, options, configFailure);
   const timeoutMs = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
