@@ -24,8 +24,12 @@ describe("the little run demo (pnpm --filter @little-stack-apps/quickstart run l
     expect(out).toMatch(/total\s+1\s+182\s+128 \(70%\)\s+31\s+n\/a/);
     expect(out).toContain("status completed, same output: true");
     expect(out).toContain("model requests: 1 before, 0 new on the second run");
-    // Progress of the first run on stderr (not a terminal: a line per event), the resume notice on the second.
-    expect(result.stderr).toMatch(/#\d+ RunCompleted/);
-    expect(result.stderr).toMatch(/resuming run_quickstart[0-9a-f]+: 13 events recorded; completed steps reused: summarize/);
+    // Progress of the first run on stderr ends with the run's end; the second run says what it
+    // reuses: every recorded event, which ends one after the last step's StepCompleted (RunCompleted).
+    expect(result.stderr).toMatch(/#\d+ RunCompleted|run completed/);
+    const lastStepCompleted = Number(/#(\d+) StepCompleted summarize/.exec(out)![1]);
+    const resumed = /resuming run_quickstart[0-9a-f]+: (\d+) events recorded; completed steps reused: summarize/.exec(result.stderr);
+    expect(resumed).not.toBeNull();
+    expect(Number(resumed![1])).toBe(lastStepCompleted + 1);
   }, 120_000);
 });
