@@ -51,6 +51,9 @@ export function stepIdProblem(id: unknown): string | undefined {
   if (id.length === 0) return "must not be empty";
   if (/[.[\]]/.test(id)) return "must not contain `.`, `[` or `]` (step-path syntax)";
   if (id.includes("@attempt_")) return "must not contain `@attempt_` (attempt-path syntax)";
+  // Ids are printed for people (progress, reports, the inspector): a CR, ESC or OSC in one could
+  // rewrite the terminal line that shows it.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) return "must not contain control characters (C0, DEL or C1)";
   if (id === "end") return 'must not be "end" (the decision sentinel that ends the scope)';
   return undefined;
 }
