@@ -64,17 +64,14 @@ afterAll(() => {
 });
 
 describe("little run", () => {
-  it("completes a run and prints the summary on stdout, one compact line per event on stderr", () => {
+  it("completes a run and prints the summary on stdout, one line per step boundary on stderr (piped)", () => {
     expect(firstRun.exitCode).toBe(0);
     const summary = JSON.parse(firstRun.stdout) as Record<string, unknown>;
     expect(Object.keys(summary)).toEqual(["runId", "workflowVersionId", "status", "output", "usage", "eventCount"]);
     expect(summary).toMatchObject({ runId, status: "completed", output: { total: 7 } });
     expect(summary["workflowVersionId"]).toMatch(/^wfver_[0-9a-f]{16}$/);
     const lines = firstRun.stderr.trimEnd().split("\n");
-    expect(lines[0]).toBe("#1 WorkflowVersionRegistered");
-    expect(lines).toContain("#2 RunStarted");
-    expect(lines.at(-1)).toBe(`#${String(summary["eventCount"])} RunCompleted`);
-    expect(lines).toContainEqual(expect.stringMatching(/^#\d+ StepCompleted score$/));
+    expect(lines).toEqual([`run ${runId} started`, expect.stringMatching(/^ {2}✓ fetch {2}\d+(ms|\.\ds)$/), expect.stringMatching(/^ {2}✓ score {2}\d+(ms|\.\ds)$/), "run completed"]);
     expect(toolLogLines()).toHaveLength(3);
   });
 
@@ -93,7 +90,7 @@ describe("little run", () => {
     expect(summary.status).toBe("failed");
     expect(summary.error).toMatchObject({ causeCode: "step_failed", failedStepPath: "explode" });
     expect(summary.error.message).toContain("boom");
-    expect(result.stderr).toMatch(/#\d+ RunFailed\n$/);
+    expect(result.stderr).toMatch(/\n {2}✗ explode {2}[^\n]*boom[^\n]*\nrun failed \(step_failed\): [^\n]+\n$/);
   });
 });
 
@@ -303,5 +300,32 @@ describe("little events, replay, report, runs", () => {
       expect(result.stdout).toContain(`little ${["run", "events", "replay", "report", "runs"][index]}`);
       expect(result.stdout).toContain("--data-dir");
     }
+  });
+});
+
+describe("little run --progress", () => {
+  it("events: every event of the run as one JSON line on stderr, the stream `little events` prints; a resume prints the whole stream again", async () => {
+    const run = await little(["run", "tools.lwir.json", "--input", "input.json", "--tools", toolsModule, "--run-id", "run_progressevents", "--progress", "events", "--data-dir", "progress-world"]);
+    expect(run.exitCode).toBe(0);
+    const streamed = run.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown);
+    const stored = (await little(["events", "run_progressevents", "--data-dir", "progress-world"])).stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown);
+    expect(streamed).toEqual(stored);
+    expect(streamed).toHaveLength((JSON.parse(run.stdout) as { eventCount: number }).eventCount);
+    const again = await little(["run", "tools.lwir.json", "--input", "input.json", "--tools", toolsModule, "--run-id", "run_progressevents", "--progress", "events", "--data-dir", "progress-world"]);
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown)).toEqual(stored);
+  }, 120_000);
+
+  it("none: nothing on stderr, the summary on stdout", async () => {
+    const run = await little(["run", "tools.lwir.json", "--input", "input.json", "--tools", toolsModule, "--progress", "none", "--data-dir", "progress-world"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: "completed", output: { total: 7 } });
+  }, 120_000);
+
+  it("an unknown mode is a usage error naming the modes, before the world is touched", async () => {
+    const result = await little(["run", "tools.lwir.json", "--input", "input.json", "--tools", toolsModule, "--progress", "loud", "--data-dir", "never-created"]);
+    expectOneLineError(result, 2, /--progress "loud" is not a progress mode — use one of live, steps, events, none/);
+    expect(readdirSync(workDir)).not.toContain("never-created");
   });
 });

@@ -1,15 +1,10 @@
-import { sha256Digest } from "@little-stack/canonical";
-import { workflowHarness } from "@little-stack/harness";
-import { registerWorkflowVersion } from "@little-stack/lwir";
-import { executeWorkflowVersion, RunFailedError, type RunState, materializeRunState } from "@little-stack/runtime";
+import type { RunState } from "@little-stack/runtime";
 import { Command, Option } from "clipanion";
 import type { CliContext } from "../cli-context.js";
 import { CliUsageError } from "../cli-errors.js";
 import { exitCodes } from "../exit-codes.js";
-import { openWorldForWriting, withWorld } from "../open-world.js";
-import { prepareRun } from "../run/prepare-run.js";
-import { ProgressPrinter } from "../run/progress-printer.js";
-import { type RunSummary, summaryOfCompletedRun, summaryOfFailedRun } from "../run/run-summary.js";
+import { type ProgressMode, progressModes } from "../run/progress-printer.js";
+import type { RunSummary } from "../run/run-summary.js";
 import { dataDirOption, jsonOption } from "../shared-options.js";
 
 /** `little run <workflow.json> --input <file|->`: executes (or resumes) a run of an LWIR document. */
@@ -19,8 +14,10 @@ export class RunCommand extends Command<CliContext> {
     description: "Run an LWIR document durably, or resume a run",
     details: `
       Locks the LWIR as a workflow version and executes it in the local world with the default
-      workflowHarness. Progress goes to stderr (a line per step on a terminal, a line per event
-      otherwise); the summary \`{ runId, workflowVersionId, status, output | error, usage, eventCount }\`
+      workflowHarness. Progress goes to stderr, chosen by \`--progress\`: \`live\` (the default on a
+      terminal: a line per step, coalesced when steps go by faster than a person reads), \`steps\`
+      (the default otherwise: at most one line per step boundary), \`events\` (every event of the
+      run as one JSON line: the complete machine-readable stream) or \`none\`. The summary \`{ runId, workflowVersionId, status, output | error, usage, eventCount }\`
       goes to stdout as JSON.
 
       Re-running with the same \`--run-id\` resumes that run: completed steps are reused and recorded
@@ -45,6 +42,7 @@ export class RunCommand extends Command<CliContext> {
   runId = Option.String("--run-id", { description: "Run id: new runs get this id, an unfinished run with it is resumed" });
   models = Option.String("--models", { description: "JSON file mapping model slots to providers" });
   tools = Option.String("--tools", { description: "ES module exporting the tools the workflow uses" });
+  progress = Option.String("--progress", { description: "live | steps | events | none (default: live on a terminal, steps otherwise)" });
   json = jsonOption();
   dataDir = dataDirOption();
 
@@ -52,6 +50,19 @@ export class RunCommand extends Command<CliContext> {
     const { cwd, stdin, env, stderr, stdout } = this.context;
     // Checked here rather than by clipanion, whose message for a missing required option is "Command not found".
     if (this.input === undefined) throw new CliUsageError('little run needs --input <file|-> (the workflow input as JSON) — e.g. little run plan.lwir.json --input input.json');
+    const mode = this.#progressMode();
+    // What a run needs is loaded when it runs, not when `little` starts (see the README § startup).
+    const [{ sha256Digest }, { workflowHarness }, { registerWorkflowVersion }, { executeWorkflowVersion, RunFailedError, materializeRunState }, { openWorldForWriting, withWorld }, { prepareRun }, { ProgressPrinter }, { summaryOfCompletedRun, summaryOfFailedRun }] =
+      await Promise.all([
+        import("@little-stack/canonical"),
+        import("@little-stack/harness"),
+        import("@little-stack/lwir"),
+        import("@little-stack/runtime"),
+        import("../open-world.js"),
+        import("../run/prepare-run.js"),
+        import("../run/progress-printer.js"),
+        import("../run/run-summary.js"),
+      ]);
     const prepared = await prepareRun({
       workflowPath: this.workflow,
       inputPath: this.input,
@@ -62,9 +73,9 @@ export class RunCommand extends Command<CliContext> {
       env,
     });
     const version = registerWorkflowVersion(prepared.lwir);
-    const progress = new ProgressPrinter({ write: (line) => stderr.write(`${line}\n`), live: (stderr as { isTTY?: boolean }).isTTY === true });
+    const progress = new ProgressPrinter({ write: (text) => stderr.write(text), mode });
     const summary = await withWorld(openWorldForWriting({ dataDir: this.dataDir, cwd }), async (localWorld): Promise<RunSummary> => {
-      if (this.runId !== undefined) {
+      if (this.runId !== undefined && mode !== "events" && mode !== "none") {
         const recorded = await localWorld.listEvents(this.runId);
         const state = recorded.length === 0 ? undefined : materializeRunState(recorded);
         // A different workflow or input for this id is refused by the runtime: no "resuming" line then.
@@ -74,10 +85,15 @@ export class RunCommand extends Command<CliContext> {
       try {
         const result = await executeWorkflowVersion({
           world: localWorld,
-          // Progress shows what this invocation commits; what a resumed run had is summed up above.
-          onEvent: (event) => {
-            if (!event.ephemeral && !event.replayed) progress.events([event]);
-          },
+          // Progress shows what this invocation commits; what a resumed run had is summed up above
+          // (the events mode prints those too: it is the run's whole stream).
+          ...(mode === "none"
+            ? {}
+            : {
+                onEvent: (event) => {
+                  if (!event.ephemeral && (mode === "events" || !event.replayed)) progress.events([event]);
+                },
+              }),
           workflowVersion: version,
           input: prepared.input,
           ...(this.runId === undefined ? {} : { runId: this.runId }),
@@ -89,10 +105,19 @@ export class RunCommand extends Command<CliContext> {
       } catch (error) {
         if (error instanceof RunFailedError && error.result !== undefined) return summaryOfFailedRun(error.result);
         throw error;
+      } finally {
+        progress.flush();
       }
     });
     stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     return summary.status === "completed" ? exitCodes.success : exitCodes.failure;
+  }
+
+  #progressMode(): ProgressMode {
+    if (this.progress === undefined) return (this.context.stderr as { isTTY?: boolean }).isTTY === true ? "live" : "steps";
+    const mode = progressModes.find((candidate) => candidate === this.progress);
+    if (mode === undefined) throw new CliUsageError(`--progress ${JSON.stringify(this.progress)} is not a progress mode — use one of ${progressModes.join(", ")}`);
+    return mode;
   }
 }
 

@@ -7,63 +7,183 @@ type Payload = Record<string, unknown>;
 type StepTokens = { inputTokens: number; cachedInputTokens: number; outputTokens: number };
 
 /**
- * Turns the events of a run, as they are appended, into progress lines on stderr. On a terminal:
- * one readable line when a step starts, completes (duration, tokens), fails or is retried. Not on
- * a terminal (CI, pipes): one compact line per event, `#<sequence> <type> [<stepPath>]`.
+ * How progress is shown:
+ * - `live` (a terminal): a line when a step starts, completes (duration, tokens), fails or is
+ *   retried — coalesced when steps go by faster than a person reads (more than 5 step lines in a
+ *   second): completions are then grouped into one line per quarter second and starts are left out.
+ * - `steps` (not a terminal: CI, pipes): at most one line per step boundary (completed, failed,
+ *   retried) plus the run's start and end; never one per event.
+ * - `events`: every committed event as one JSON line (`{ eventId, runId, sequence, type,
+ *   recordedAt, payload }`), the complete machine-readable stream.
+ * - `none`: nothing.
+ * Lines are written in batches (every 100 ms, and by `flush()`), so a fast run does not make a
+ * write call per line.
  */
+export type ProgressMode = "live" | "steps" | "events" | "none";
+
+export const progressModes: readonly ProgressMode[] = ["live", "steps", "events", "none"];
+
+/** Step lines within this window that switch a terminal to coalesced output. */
+const burstLines = 5;
+const burstWindowMs = 1_000;
+const groupEveryMs = 250;
+const flushEveryMs = 100;
+
+/** Turns the events of a run, as they are committed, into progress on stderr (see `ProgressMode`). */
 export class ProgressPrinter {
-  readonly #write: (line: string) => void;
-  readonly #live: boolean;
+  readonly #write: (text: string) => void;
+  readonly #mode: ProgressMode;
   readonly #now: () => number;
   readonly #startedAt = new Map<string, number>();
+  readonly #recentStepLines: number[] = [];
+  #buffer: string[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #group: { count: number; first: string; last: string; totalMs: number; since: number } | undefined;
 
-  constructor(options: { write: (line: string) => void; live: boolean; now?: () => number }) {
-    // Step paths and error messages come from the run: never let them drive the terminal.
-    const write = options.write;
-    this.#write = (line) => write(printable(line));
-    this.#live = options.live;
+  /**
+   * `write` receives whole lines, each ending in a newline, several at a time (one call per batch).
+   * `mode` defaults to `live` when `live` is true, else `steps`.
+   */
+  constructor(options: { write: (text: string) => void; live?: boolean; mode?: ProgressMode; now?: () => number }) {
+    this.#write = options.write;
+    this.#mode = options.mode ?? (options.live === true ? "live" : "steps");
     this.#now = options.now ?? Date.now;
+  }
+
+  get mode(): ProgressMode {
+    return this.#mode;
   }
 
   /** Says what a resumed run already has, before any new event. */
   resuming(options: { runId: string; eventCount: number; completedSteps: readonly string[] }): void {
+    if (this.#mode === "none" || this.#mode === "events") return;
     const steps = options.completedSteps.length === 0 ? "none" : options.completedSteps.join(", ");
-    this.#write(`resuming ${options.runId}: ${options.eventCount} events recorded; completed steps reused: ${steps}`);
+    this.#emit(`resuming ${options.runId}: ${options.eventCount} events recorded; completed steps reused: ${steps}`);
+    this.flush();
   }
 
   events(events: readonly EventEnvelope[]): void {
+    if (this.#mode === "none") return;
     for (const event of events) {
-      const line = this.#live ? this.#liveLine(event) : compactLine(event);
-      if (line !== undefined) this.#write(line);
+      if (this.#mode === "events") {
+        this.#buffer.push(jsonLine(event));
+        continue;
+      }
+      const line = this.#stepLine(event);
+      if (line !== undefined) this.#emit(line);
     }
+    if (this.#buffer.length > 0 || this.#group !== undefined) this.#schedule();
   }
 
-  #liveLine(event: EventEnvelope): string | undefined {
-    const payload = (event.payload ?? {}) as Payload;
-    const stepPath = eventStepPath(payload) ?? "";
+  /** Writes what is buffered (and a pending group of completions). Call once the run has ended. */
+  flush(): void {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    this.#flushGroup();
+    if (this.#buffer.length === 0) return;
+    const text = `${this.#buffer.join("\n")}\n`;
+    this.#buffer = [];
+    this.#write(text);
+  }
+
+  #emit(line: string): void {
+    // Step paths and error messages come from the run: never let them drive the terminal.
+    this.#buffer.push(printable(line));
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.flush();
+    }, flushEveryMs);
+    this.#timer.unref?.();
+  }
+
+  /** True while step lines come faster than a person reads (terminal only). */
+  #bursting(now: number): boolean {
+    if (this.#mode !== "live") return false;
+    const recent = this.#recentStepLines;
+    return recent.length >= burstLines && now - recent[recent.length - burstLines]! < burstWindowMs;
+  }
+
+  #stepLineShown(now: number): void {
+    this.#recentStepLines.push(now);
+    if (this.#recentStepLines.length > burstLines) this.#recentStepLines.shift();
+  }
+
+  #flushGroup(): void {
+    const group = this.#group;
+    if (group === undefined) return;
+    this.#group = undefined;
+    const average = formatDuration(group.totalMs / group.count);
+    this.#emit(group.count === 1 ? `  ✓ ${group.first}  ${average}` : `  ✓ ${group.count} steps  ${group.first} … ${group.last}  (${average} each on average)`);
+  }
+
+  #stepLine(event: EventEnvelope): string | undefined {
+    // Payloads are read only for the events that print something (they are parsed on first read).
+    const payloadOf = (): Payload => (event.payload ?? {}) as Payload;
+    const live = this.#mode === "live";
     switch (event.type) {
       case "RunStarted":
         return `run ${event.runId} started`;
       case "StepAttemptStarted": {
-        this.#startedAt.set(stepPath, this.#now());
+        const payload = payloadOf();
+        const stepPath = eventStepPath(payload) ?? "";
+        const now = this.#now();
+        this.#startedAt.set(stepPath, now);
         const attempt = Number(payload["attempt"] ?? 1);
-        return attempt > 1 ? `  ↻ ${stepPath} retry (attempt ${attempt})` : `  ▸ ${stepPath} started`;
+        if (attempt > 1) return `  ↻ ${stepPath} retry (attempt ${attempt})`;
+        // Starts are for a person watching: not in piped output, not while steps fly by.
+        if (!live || this.#bursting(now)) return undefined;
+        this.#stepLineShown(now);
+        return `  ▸ ${stepPath} started`;
       }
       case "StepCompleted": {
+        const payload = payloadOf();
+        const stepPath = eventStepPath(payload) ?? "";
+        const now = this.#now();
+        const started = this.#startedAt.get(stepPath);
+        this.#startedAt.delete(stepPath);
         const metadata = (payload["metadata"] ?? {}) as Payload;
         const tokens = formatTokens(metadata["usage"] as StepTokens | undefined);
         const fixed = typeof payload["fixedSource"] === "string" ? "  (fixed by the fixer)" : "";
-        return `  ✓ ${stepPath}  ${this.#elapsed(stepPath)}${tokens}${fixed}`;
+        if (this.#bursting(now) && started !== undefined && tokens === "" && fixed === "") {
+          const group = (this.#group ??= { count: 0, first: stepPath, last: stepPath, totalMs: 0, since: now });
+          group.count += 1;
+          group.last = stepPath;
+          group.totalMs += now - started;
+          if (now - group.since >= groupEveryMs) this.#flushGroup();
+          return undefined;
+        }
+        this.#flushGroup();
+        this.#stepLineShown(now);
+        // An attempt started before a crash has no start time in this process.
+        const elapsed = started === undefined ? "(resumed)" : formatDuration(now - started);
+        return `  ✓ ${stepPath}  ${elapsed}${tokens}${fixed}`;
       }
       case "StepFailed": {
+        const payload = payloadOf();
+        const stepPath = eventStepPath(payload) ?? "";
+        const started = this.#startedAt.get(stepPath);
+        this.#startedAt.delete(stepPath);
         const error = (payload["error"] ?? {}) as Payload;
-        return `  ✗ ${stepPath}  ${this.#elapsed(stepPath)}  ${String(error["name"] ?? "Error")}: ${oneLine(String(error["message"] ?? ""))}`;
+        this.#flushGroup();
+        const elapsed = started === undefined ? "(resumed)" : formatDuration(this.#now() - started);
+        return `  ✗ ${stepPath}  ${elapsed}  ${String(error["name"] ?? "Error")}: ${oneLine(String(error["message"] ?? ""))}`;
       }
-      case "harness.session.started":
-        return payload["role"] === "fixer" ? `  ⚒ ${stepPath} fixer session started` : undefined;
+      case "harness.session.started": {
+        const payload = payloadOf();
+        return payload["role"] === "fixer" ? `  ⚒ ${eventStepPath(payload) ?? ""} fixer session started` : undefined;
+      }
       case "RunCompleted":
-        return `run completed`;
+        this.#flushGroup();
+        return "run completed";
       case "RunFailed": {
+        const payload = payloadOf();
+        this.#flushGroup();
         const error = (payload["error"] ?? {}) as Payload;
         return `run failed (${String(error["causeCode"] ?? "?")}): ${oneLine(String(error["message"] ?? ""))}`;
       }
@@ -71,20 +191,21 @@ export class ProgressPrinter {
         return undefined;
     }
   }
-
-  #elapsed(stepPath: string): string {
-    const started = this.#startedAt.get(stepPath);
-    // An attempt started before a crash has no start time in this process.
-    return started === undefined ? "(resumed)" : formatDuration(this.#now() - started);
-  }
 }
 
-function compactLine(event: EventEnvelope): string {
-  const payload = (event.payload ?? {}) as Payload;
-  const path = eventStepPath(payload);
-  const stepPath = path === undefined || path === "" ? "" : ` ${path}`;
-  return `#${event.sequence} ${event.type}${stepPath}`;
+/**
+ * An event as one NDJSON line, the shape `little events` prints. JSON.stringify escapes C0
+ * controls; the C1 range (a terminal's 8-bit CSI) is escaped too, still as valid JSON.
+ */
+function jsonLine(event: EventEnvelope): string {
+  const line = JSON.stringify({ eventId: event.eventId, runId: event.runId, sequence: event.sequence, type: event.type, recordedAt: event.recordedAt, payload: event.payload });
+  return c1Controls.test(line) ? line.replace(c1ControlsGlobal, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`) : line;
 }
+
+// eslint-disable-next-line no-control-regex
+const c1Controls = /[\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex
+const c1ControlsGlobal = /[\u007f-\u009f]/g;
 
 export function formatDuration(milliseconds: number): string {
   if (milliseconds < 1000) return `${Math.max(0, Math.round(milliseconds))}ms`;
