@@ -163,6 +163,7 @@ export function createOrchestratorTools(context: PipelineContext): ToolSet {
               workflowId: workflow.definition.id,
               memory: workflow.definition.memory,
               workerSkills: workflow.definition.worker.skills,
+              ...(workflow.definition.bash === undefined ? {} : { bashCapabilities: workflow.definition.bash }),
               tools: workflow.tools,
               models: modelsOf(workflow.definition),
               workerHarness: workflow.definition.worker.harness,

@@ -145,6 +145,7 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
       workflowId: options.definition.id,
       memory: options.definition.memory,
       workerSkills: options.definition.worker.skills,
+      ...(options.definition.bash === undefined ? {} : { bashCapabilities: options.definition.bash }),
       ...(options.watcher === undefined ? {} : { onEvent: options.watcher }),
       ...registry,
     });

@@ -1,6 +1,6 @@
 import { canonicalJson, LittleWorkflowError, randomId, sha256Digest, sha256DigestOfBytes } from "@little-stack/canonical";
-import type { Harness, ResolvedModel, ToolRegistry } from "@little-stack/harness";
-import { createToolRegistry, workflowHarness } from "@little-stack/harness";
+import type { Harness, ResolvedModel, ToolRegistry, WorkflowBashCapabilities } from "@little-stack/harness";
+import { checkBashCapabilities, createToolRegistry, workflowHarness } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
 import { createSchemaValidator } from "@little-stack/lwir";
 import { checkStoreName, MemoryConfigError, MemoryLayoutError, resolveMemoryConfig, runScratchLayout } from "@little-stack/memory";
@@ -66,6 +66,12 @@ export type ExecuteWorkflowVersionOptions = {
    * org skills under `<dataDir>/memory/org/skills/` are added either way.
    */
   readonly workerSkills?: readonly (SkillReference | string)[];
+  /**
+   * The workflow's `bash` option (network allow-list, `maxCommands`, `timeoutMs`): what the
+   * fixer's shell may do. Checked like `defineWorkflow` checks it; part of the fixer manifest's
+   * `bashCapabilitiesHash`. Workers have no shell.
+   */
+  readonly bashCapabilities?: WorkflowBashCapabilities;
   /**
    * The orchestrator's run when this run is a pipeline's sub-run: its folder is then
    * `runs/<pipelineRunId>/sub-runs/<runId>` and its sessions see the orchestrator's scratch read-only.
@@ -256,6 +262,7 @@ function checkedStorage(
     ...(options.workflowId === undefined ? {} : { workflowId: options.workflowId }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
+    ...(options.bashCapabilities === undefined ? {} : { bash: checkedBash(options.bashCapabilities, configFailure) }),
   };
   const badWorkflowId = storage.workflowId === undefined ? undefined : checkStoreName(storage.workflowId);
   if (badWorkflowId !== undefined) throw configFailure(`workflowId ${JSON.stringify(storage.workflowId)} ${badWorkflowId}`);
@@ -342,4 +349,13 @@ function resolveModels(models: Readonly<Record<string, ModelSlotValue>>, allowed
     else resolved.set(slotId, { slotId, provider: String(value.provider), modelId: String(value.modelId), model: value });
   }
   return resolved;
+}
+
+/** A bash option given straight to the runtime (not through `defineWorkflow`) is checked the same way. */
+function checkedBash(value: WorkflowBashCapabilities, configFailure: (message: string) => RunFailedError): WorkflowBashCapabilities {
+  try {
+    return checkBashCapabilities(value, "bashCapabilities");
+  } catch (error) {
+    throw configFailure(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -73,6 +73,8 @@ export function harnessContextFor(options: {
     scratchMounts: options.resources.scratchMounts,
     skills: options.resources.skills,
     mounts: options.resources.skillMounts,
+    // Only a session with a shell (the fixer) is given what the shell may do.
+    ...(options.role === "fixer" && options.resources.bash !== undefined ? { bashCapabilities: options.resources.bash } : {}),
     durability: sink,
     recorder: createHarnessEventRecorder({ sink }),
     abortSignal: run.cancellation.signal,

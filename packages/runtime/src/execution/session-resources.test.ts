@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256Digest } from "@little-stack/canonical";
-import type { Harness, HarnessContext, HarnessTask, MemoryMount, ScratchMount } from "@little-stack/harness";
+import { shellCapabilitiesHash, type Harness, type HarnessContext, type HarnessTask, type MemoryMount, type ScratchMount, type WorkflowBashCapabilities } from "@little-stack/harness";
 import { memoryWorld } from "@little-stack/local-world";
 import type { LwirStep } from "@little-stack/lwir";
 import { createScriptedModel } from "@little-stack/testing";
@@ -24,6 +24,7 @@ type Seen = {
   memoryStoreIds: readonly string[];
   skillsHash: string;
   bashCapabilitiesHash: string;
+  bashCapabilities: unknown;
   logDir: string;
 };
 
@@ -46,6 +47,7 @@ function observingHarness(): Harness & { seen: Seen[] } {
         memoryStoreIds: manifest.memoryStoreIds,
         skillsHash: manifest.skillsHash,
         bashCapabilitiesHash: manifest.bashCapabilitiesHash,
+        bashCapabilities: ctx.bashCapabilities,
         logDir: ctx.scope.logDir,
       });
       const own = ctx.scratchMounts.find((mount) => mount.mountPath === "/mnt/scratch/own");
@@ -71,7 +73,7 @@ const steps = [
   },
 ] as LwirStep[];
 
-async function run(options: { memory?: unknown; workflowId?: string; pipelineRunId?: string; workerSkills?: readonly string[]; dataDir?: string; runId: string }) {
+async function run(options: { memory?: unknown; workflowId?: string; pipelineRunId?: string; workerSkills?: readonly string[]; bashCapabilities?: WorkflowBashCapabilities; dataDir?: string; runId: string }) {
   const world = memoryWorld(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
   const harness = observingHarness();
   const result = await executeWorkflowVersion({
@@ -86,6 +88,7 @@ async function run(options: { memory?: unknown; workflowId?: string; pipelineRun
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
     ...(options.workerSkills === undefined ? {} : { workerSkills: options.workerSkills }),
+    ...(options.bashCapabilities === undefined ? {} : { bashCapabilities: options.bashCapabilities }),
   });
   return { world, seen: harness.seen, result };
 }
@@ -119,6 +122,29 @@ describe("memory, scratch and skills of step sessions", () => {
     expect(readFileSync(join(stepScratch(writer), "worker.ai-generate.txt"), "utf8")).toBe("write");
     for (const entry of seen) expect(entry.logDir).toBe(join(world.paths.runs, "run-mounts"));
     for (const mount of [...fixer.memory, ...fixer.scratch]) expect(existsSync(mount.hostPath)).toBe(true);
+  });
+
+  it("gives the fixer's shell the workflow's bash capabilities, hashed into its manifest, and no worker any", async () => {
+    const bash: WorkflowBashCapabilities = { network: { allow: ["https://api.example.com/v1/"] }, maxCommands: 3, timeoutMs: 2_000 };
+    const withBash = await run({ workflowId: "support-triage", bashCapabilities: bash, runId: "run-bash" });
+    const without = await run({ workflowId: "support-triage", runId: "run-no-bash" });
+    const fixerOf = (seen: readonly Seen[]) => seen.find((entry) => entry.role === "fixer")!;
+    const fixer = fixerOf(withBash.seen);
+    expect(fixer.bashCapabilities).toEqual(bash);
+    expect(fixer.bashCapabilitiesHash).toBe(shellCapabilitiesHash({ memoryMounts: fixer.memory, scratchMounts: fixer.scratch, skillMounts: [], bash }));
+    expect(fixer.bashCapabilitiesHash).not.toBe(fixerOf(without.seen).bashCapabilitiesHash);
+    expect(fixerOf(without.seen).bashCapabilities).toBeUndefined();
+    for (const entry of withBash.seen.filter((item) => item.role !== "fixer")) {
+      expect(entry.bashCapabilities).toBeUndefined();
+      expect(entry.bashCapabilitiesHash).toBe(sha256Digest(null));
+    }
+  });
+
+  it("refuses bash capabilities the shell cannot honour before the run starts", async () => {
+    const error = await run({ bashCapabilities: { network: { allow: ["ftp://files.example.com/"] } } as WorkflowBashCapabilities, runId: "run-bad-bash" }).catch((caught: unknown) => caught);
+    expect(RunFailedError.is(error)).toBe(true);
+    expect((error as RunFailedError).causeCode).toBe("runtime_config_error");
+    expect((error as Error).message).toContain("bashCapabilities.network.allow[0]");
   });
 
   it("follows the workflow's memory option, and mounts no workflow store without a workflow id", async () => {

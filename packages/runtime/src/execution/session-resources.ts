@@ -1,5 +1,5 @@
 import { sha256Digest } from "@little-stack/canonical";
-import { shellCapabilitiesHash, type HarnessRuntimeMount, type SkillDescriptor } from "@little-stack/harness";
+import { shellCapabilitiesHash, type HarnessRuntimeMount, type SkillDescriptor, type WorkflowBashCapabilities } from "@little-stack/harness";
 import { ensureMountDirectories, mountsForRole, type RoleMounts } from "@little-stack/memory";
 import { resolveSkills, skillStaging, type SkillReference } from "@little-stack/skills";
 import type { RunContext } from "./run-context.js";
@@ -14,6 +14,8 @@ export type RunStorage = {
   readonly memory?: unknown;
   /** The orchestrator's run when this run is one of a pipeline's sub-runs. */
   readonly pipelineRunId?: string;
+  /** The workflow's bash capabilities (checked): the fixer's shell gets them. */
+  readonly bash?: WorkflowBashCapabilities;
 };
 
 /** The worker skills of a run (declared by the workflow, plus the org store's), resolved once. */
@@ -29,6 +31,8 @@ export type SessionResources = RoleMounts & {
   readonly skills: readonly SkillDescriptor[];
   readonly skillMounts: readonly HarnessRuntimeMount[];
   readonly skillsHash: string;
+  /** The workflow's bash capabilities, for the sessions that get a shell (the fixer). */
+  readonly bash?: WorkflowBashCapabilities;
 };
 
 const noSkillsHash = sha256Digest([]);
@@ -72,12 +76,12 @@ export async function sessionResources(run: RunContext, options: { readonly role
     stepPath: options.stepPath,
   });
   await ensureMountDirectories([...mounts.memoryMounts, ...mounts.scratchMounts]);
-  return { ...mounts, skills: run.skills.skills, skillMounts: run.skills.mounts, skillsHash: run.skills.hash };
+  return { ...mounts, skills: run.skills.skills, skillMounts: run.skills.mounts, skillsHash: run.skills.hash, ...(storage.bash === undefined ? {} : { bash: storage.bash }) };
 }
 
 /** The `bashCapabilitiesHash` of a session that gets a shell over its mounts and skills (the fixer). */
 export function sessionShellHash(resources: SessionResources): string {
-  return shellCapabilitiesHash({ memoryMounts: resources.memoryMounts, scratchMounts: resources.scratchMounts, skillMounts: resources.skillMounts });
+  return shellCapabilitiesHash({ memoryMounts: resources.memoryMounts, scratchMounts: resources.scratchMounts, skillMounts: resources.skillMounts, ...(resources.bash === undefined ? {} : { bash: resources.bash }) });
 }
 
 function memoryObject(memory: unknown): Record<string, unknown> {
