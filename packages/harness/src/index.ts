@@ -56,6 +56,7 @@ export {
   type ModelCalledPayload,
   type ModelFailedEvent,
   type ModelFailedPayload,
+  type ModelPromptPrefix,
   type ModelRequest,
   type ModelRespondedEvent,
   type ModelRespondedPayload,
@@ -82,6 +83,7 @@ export { harnessEventSinkFromWorld, type EventStoreLike, type HarnessEventSink, 
 export { createHarnessEventRecorder, type HarnessEventRecorder } from "./events/harness-event-recorder.js";
 export { validateHarnessEvent } from "./events/validate-harness-event.js";
 export { hashModelRequest } from "./events/hash-model-request.js";
+export { resolveModelCallRequests } from "./events/resolve-model-call-requests.js";
 export { createEventEnvelope } from "./events/create-event-envelope.js";
 export { createMemoryHarnessEventSink, type MemoryHarnessEventSink } from "./events/memory-harness-event-sink.js";
 
@@ -113,6 +115,7 @@ export {
   InvalidHarnessRoleError,
   InvalidHarnessTaskKindError,
   ManifestHashMismatchError,
+  ModelPromptPrefixError,
   PromptHashMismatchError,
   ToolCallTurnError,
   UnknownHarnessEventTypeError,

@@ -9,6 +9,7 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import { canonicalJson } from "@little-stack/canonical";
 import { toErrorEnvelope } from "../contract/error-envelope.js";
 import { ReplayDivergenceError } from "../errors/replay-errors.js";
 import { hashModelRequest } from "../events/hash-model-request.js";
@@ -17,7 +18,7 @@ import type { ModelRespondedPayload } from "../events/harness-event-types.js";
 import { modelCallId, modelToolCallId } from "./call-ids.js";
 import { toContent, toFinishReason, toGenerateResult, toRecordedResponse, toV3Usage, toolCallInput } from "./model-response-codec.js";
 import { recordModelRequest } from "./recorded-prompt.js";
-import type { SessionCore } from "./session-core.js";
+import type { RecordedPrompt, SessionCore } from "./session-core.js";
 
 type PreparedCall = {
   readonly turn: number;
@@ -103,12 +104,36 @@ async function prepareCall(core: SessionCore, options: { params: LanguageModelV3
     throw new ReplayDivergenceError({ runId, sessionId, turn, what: "prompt", recordedHash: recordedCall.promptHash, currentHash: promptHash });
   }
   const replay = core.ledger.modelResponded.get(callId);
+  const previous = core.lastPrompt;
+  core.lastPrompt = { callId, messages: request.messages };
   if (replay !== undefined) return { turn, callId, provider, modelId, replay };
   if (recordedCall === undefined) {
     const stepPath = core.options.stepPath;
-    await core.append([{ type: "harness.model.called", payload: { turn, callId, ...(stepPath === undefined ? {} : { stepPath }), promptHash, request } }]);
+    const shared = previous === undefined ? 0 : sharedMessageCount(previous, core.lastPrompt);
+    const recorded =
+      previous === undefined || shared === 0
+        ? { promptHash, request }
+        : { promptHash, promptPrefix: { callId: previous.callId, messageCount: shared }, request: { ...request, messages: request.messages.slice(shared) } };
+    await core.append([{ type: "harness.model.called", payload: { turn, callId, ...(stepPath === undefined ? {} : { stepPath }), ...recorded } }]);
   }
   return { turn, callId, provider, modelId };
+}
+
+/**
+ * How many leading messages two prompts share, compared by canonical JSON (what `promptHash`
+ * hashes), so a prompt rebuilt from the prefix is byte for byte the one sent.
+ */
+function sharedMessageCount(previous: RecordedPrompt, current: RecordedPrompt): number {
+  const before = textsOf(previous);
+  const now = textsOf(current);
+  let shared = 0;
+  while (shared < before.length && shared < now.length && before[shared] === now[shared]) shared += 1;
+  return shared;
+}
+
+function textsOf(prompt: RecordedPrompt): readonly string[] {
+  prompt.texts ??= prompt.messages.map((message) => canonicalJson(message));
+  return prompt.texts;
 }
 
 function respondedPayload(

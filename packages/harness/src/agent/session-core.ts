@@ -3,8 +3,11 @@ import { toErrorEnvelope } from "../contract/error-envelope.js";
 import { HarnessSessionError, RecordedToolCallError, ToolResultNotJsonError } from "../errors/harness-session-errors.js";
 import { ReplayDivergenceError } from "../errors/replay-errors.js";
 import type { HarnessEventRecorder } from "../events/harness-event-recorder.js";
-import type { ModelRespondedPayload, SessionUsage, ToolCaller } from "../events/harness-event-types.js";
+import type { ModelRespondedPayload, RecordedMessage, SessionUsage, ToolCaller } from "../events/harness-event-types.js";
 import type { SessionLedger } from "./session-ledger.js";
+
+/** A call's whole prompt messages; `texts` (their canonical JSON) is computed when first compared. */
+export type RecordedPrompt = { readonly callId: string; readonly messages: readonly RecordedMessage[]; texts?: readonly string[] };
 
 export type SessionStats = {
   readonly liveModelCalls: number;
@@ -21,6 +24,11 @@ export class SessionCore {
   /** The last turn whose response is committed (0 before the first model call). */
   turn = 0;
   readonly toolCallTurns = new Map<string, number>();
+  /**
+   * The prompt of this session's latest model call (recorded, replayed or live), whose leading
+   * messages the next call's `harness.model.called` refers to instead of repeating them.
+   */
+  lastPrompt: RecordedPrompt | undefined;
   readonly stats = { liveModelCalls: 0, replayedModelCalls: 0, liveToolCalls: 0, replayedToolCalls: 0 };
   private readonly usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
   private codeCallIndex = 0;

@@ -99,6 +99,21 @@ export class PromptHashMismatchError extends HarnessEventValidationError {
   }
 }
 
+/**
+ * A `harness.model.called` whose `promptPrefix` cannot be resolved: the call it names is not
+ * earlier in the log, or has fewer messages than the prefix claims.
+ */
+export class ModelPromptPrefixError extends HarnessEventValidationError {
+  constructor(options: { callId: string; prefixCallId: string; problem: string }) {
+    super({
+      code: "harness.prompt_prefix_unresolved",
+      eventType: "harness.model.called",
+      path: "$.payload.promptPrefix",
+      message: `call ${options.callId} starts with the prompt of call ${options.prefixCallId}, which ${options.problem}.`,
+    });
+  }
+}
+
 /** `turn` must be present exactly when the caller is the model. */
 export class ToolCallTurnError extends HarnessEventValidationError {
   constructor(options: { eventType: string; caller: string; hasTurn: boolean }) {

@@ -77,11 +77,29 @@ export type ModelRequest = {
   readonly responseFormat?: Readonly<Record<string, unknown>>;
 };
 
+/**
+ * Extension: the prompt of a `harness.model.called` starts with the first `messageCount` messages
+ * of an earlier call's prompt, which the event does not repeat (an agent loop's turn adds only the
+ * last response and its tool results, so the log grows linearly with the session, not with its square).
+ */
+export type ModelPromptPrefix = {
+  /** The earlier call: the `callId` of a `harness.model.called` earlier in the same run's log. */
+  readonly callId: string;
+  /** How many leading messages of that call's whole prompt this prompt starts with (≥ 1). */
+  readonly messageCount: number;
+};
+
 export type ModelCalledPayload = InStepSession & {
   readonly turn: number;
   /** Extension: the deterministic id of this model call (same as on `responded`). */
   readonly callId?: string;
+  /** The hash of the whole request (prefix messages included), whether or not `promptPrefix` is set. */
   readonly promptHash: string;
+  /**
+   * Extension: when present, `request.messages` holds only the messages after the prefix; the whole
+   * request is `resolveModelCallRequests(events)`'s.
+   */
+  readonly promptPrefix?: ModelPromptPrefix;
   readonly request: ModelRequest;
 };
 

@@ -31,7 +31,9 @@ export function validateHarnessEvent(event: { readonly type: string; readonly pa
   const payload = check.object(event.payload, "$.payload");
   // A model request is the bulk of a payload and is serialized anyway for its promptHash check
   // (which proves it is JSON); the JSON check covers the rest.
-  const modelCall = type === "harness.model.called" && typeof payload.request === "object";
+  // A call recorded after a prompt prefix holds only its new messages: it is checked as JSON like
+  // any payload (its hash covers the whole prompt, rebuilt by resolveModelCallRequests).
+  const modelCall = type === "harness.model.called" && typeof payload.request === "object" && payload.promptPrefix === undefined;
   const canonicalPayload = check.json(modelCall ? { ...payload, request: null } : payload);
   check.noCost(payload, "$.payload");
   validators[type as HarnessEventType](payload, check);
@@ -82,6 +84,13 @@ const validators: Record<HarnessEventType, (payload: Json, check: FieldChecker) 
     check.optionalString(payload, "callId");
     check.optionalString(payload, "stepPath");
     check.string(payload, "promptHash");
+    const prefix = payload.promptPrefix === undefined ? undefined : check.object(payload.promptPrefix, "$.payload.promptPrefix");
+    if (prefix !== undefined) {
+      check.string(prefix, "callId", "$.payload.promptPrefix");
+      if (check.count(prefix, "messageCount", "$.payload.promptPrefix") === 0) {
+        throw new HarnessEventFieldError({ eventType: check.eventType, path: "$.payload.promptPrefix.messageCount", expected: "a positive integer (leave promptPrefix out for none)" });
+      }
+    }
     const request = check.object(payload.request, "$.payload.request");
     check.string(request, "model", "$.payload.request");
     check.array(request.messages, "$.payload.request.messages");
@@ -90,6 +99,8 @@ const validators: Record<HarnessEventType, (payload: Json, check: FieldChecker) 
       const reference = check.object(tool, `$.payload.request.tools[${index}]`);
       check.string(reference, "name", `$.payload.request.tools[${index}]`);
     });
+    // With a prefix, the hash is of a request this event holds only the end of.
+    if (prefix !== undefined) return;
     const computed = check.jsonHash(() => hashModelRequest(request as ModelRequest), "$.payload.request");
     if (payload.promptHash !== computed) {
       throw new PromptHashMismatchError({ eventType: check.eventType, recorded: payload.promptHash, computed });

@@ -98,6 +98,8 @@ export function completedRun(world: LocalWorld): Promise<RunResult> {
     provider: "openai.chat",
     modelId: "gpt-4o-mini",
     script: [
+      // Two turns, so the log records the second's prompt after a prefix (the inspector shows it whole).
+      { toolCalls: [{ toolName: "bash", args: { cmd: "cat main.js" } }], usage: { inputTokens: 500, outputTokens: 12 } },
       { toolCalls: [{ toolName: "try_fix", args: { files: { "main.js": fixedSource } } }], usage: { inputTokens: 600, outputTokens: 90 } },
       { text: "The input carries price, not pricing.amount; fixed.", usage: { inputTokens: 700, outputTokens: 20 } },
     ],

@@ -70,4 +70,23 @@ describe("the inspector's API", () => {
     const failed = (await (await get("/api/runs/run-failed")).json()) as RunView;
     expect(failed.error).toMatchObject({ causeCode: "step_failed", failedStepPath: "explode" });
   });
+
+  it("shows a later turn's whole prompt although the log records only what is new since the turn before", async () => {
+    const events = await reader.listEvents("run-completed");
+    const fixerCalls = events.filter((event) => event.type === "harness.model.called" && (event.payload as { stepPath?: string }).stepPath?.startsWith("total") === true);
+    const [first, second] = fixerCalls.map((event) => event.payload as { promptPrefix?: unknown; request: { messages: unknown[] } });
+    expect(second?.promptPrefix).toBeDefined();
+    const step = (await (await get("/api/runs/run-completed/steps/total")).json()) as StepView;
+    const calls = step.attempts.flatMap((attempt) => attempt.modelCalls);
+    expect(calls).toHaveLength(fixerCalls.length);
+    // The second turn's prompt is the first's, then the fixer's tool call and its result.
+    expect(calls[1]!.messages.slice(0, first!.request.messages.length)).toEqual(first!.request.messages);
+    expect(calls[1]!.messages.slice(first!.request.messages.length)).toEqual(second!.request.messages);
+    expect(calls[1]!.messages.length).toBeGreaterThan(second!.request.messages.length);
+  });
+
+  it("names the failed step of a failed run", async () => {
+    const failed = (await (await get("/api/runs/run-failed")).json()) as RunView;
+    expect(failed.error).toMatchObject({ causeCode: "step_failed", failedStepPath: "explode" });
+  });
 });

@@ -1,3 +1,4 @@
+import { resolveModelCallRequests } from "@little-stack/harness";
 import type { EventEnvelope, World } from "@little-stack/local-world";
 import { resolveTemplates } from "@little-stack/lwir";
 import { priceModelCall } from "@little-stack/models";
@@ -73,7 +74,8 @@ export type StepView = {
 export async function stepView(world: World, runId: string, stepPath: string): Promise<StepView | undefined> {
   const run = await readRun(world, runId);
   if (run === undefined) return undefined;
-  const { events, state } = run;
+  const { state } = run;
+  const events = wholePrompts(run.events);
   const stepState = state.steps[stepPath];
   if (stepState === undefined) return undefined;
   const step = findStep((state.lwir as { steps?: unknown[] } | undefined)?.steps ?? [], stepState.stepId, stepPath);
@@ -88,6 +90,18 @@ export async function stepView(world: World, runId: string, stepPath: string): P
     input: inputOf({ attempts, step, state, stepPath, events }),
     attempts,
   };
+}
+
+/**
+ * The events with each model call's whole prompt (a call recorded after a prompt prefix holds only
+ * its new messages). A log whose prefixes do not resolve is shown as recorded rather than not at all.
+ */
+function wholePrompts(events: readonly EventEnvelope[]): readonly EventEnvelope[] {
+  try {
+    return resolveModelCallRequests(events);
+  } catch {
+    return events;
+  }
 }
 
 function findStep(steps: readonly unknown[], stepId: string, stepPath: string): Payload | undefined {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { hashModelRequest, resolveModelCallRequests, type ModelRequest } from "@little-stack/harness";
 import { afterEach, describe, expect, it } from "vitest";
 import { startLoopbackOpenAIServer, type LoopbackOpenAIServer } from "../loopback-server/start-loopback-openai-server.js";
 import type { ScriptedTurn } from "../scripted-model/scripted-turn.js";
@@ -110,6 +111,12 @@ describe.each(["generate", "stream"] as const)("a session killed with SIGKILL (%
     expect([count("harness.tool_call.started"), count("harness.tool_call.succeeded"), count("harness.session.completed")]).toEqual([4, 4, 1]);
     const completed = events.find((event) => event.type === "harness.session.completed")?.payload;
     expect(completed?.usage).toEqual({ inputTokens: 680, outputTokens: 46, cachedInputTokens: 416, reasoningTokens: 4 });
+    // Turn 3, the new process's first call, records only what is new since turn 2 (written by the
+    // killed process); rebuilt, each prompt hashes to the promptHash of the request that was sent.
+    const called = events.filter((event) => event.type === "harness.model.called").map((event) => event.payload as { callId: string; promptPrefix?: { callId: string } });
+    expect(called.map((payload) => payload.promptPrefix?.callId)).toEqual([undefined, called[0]?.callId, called[1]?.callId, called[2]?.callId]);
+    const whole = resolveModelCallRequests(events).filter((event) => event.type === "harness.model.called");
+    expect(whole.map((event) => hashModelRequest(event.payload["request"] as ModelRequest))).toEqual(whole.map((event) => event.payload["promptHash"]));
   });
 
   it("re-executes a tool call that was in flight when the process died, under the same call id", async () => {
