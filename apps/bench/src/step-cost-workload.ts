@@ -1,0 +1,181 @@
+// The workload of issue 18's table, shared by the step-cost and peers benchmarks: N sequential
+// trivial tool.call steps (each returns its input), run through the public API, and the raw
+// better-sqlite3 baseline committing one row per step into a table of the world's layout.
+import { execFile } from "node:child_process";
+import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import type { LwirDocument } from "@little-stack/lwir";
+import { defineWorkflow, localWorld, runWorkflow, type EventEnvelope } from "@little-stack/workflow";
+import { noopTools as noopToolRegistry } from "./tool-call-harness.js";
+
+export type Durability = "strict" | "process";
+
+export const noopTools = noopToolRegistry();
+
+function documentOf(name: string, steps: readonly unknown[]): LwirDocument {
+  return {
+    apiVersion: "littleworkflow.dev/v0.1",
+    kind: "Workflow",
+    metadata: { name },
+    input: { schema: { type: "object" } },
+    output: { schema: true },
+    permissions: { tools: ["noop"], models: [] },
+    steps,
+  } as unknown as LwirDocument;
+}
+
+/** `length` tool.call steps, each needing the one before. */
+export function chainLwir(length: number, name = `chain-${length}`): LwirDocument {
+  return documentOf(
+    name,
+    Array.from({ length }, (_, index) => ({
+      id: `s${index}`,
+      uses: "tool.call",
+      needs: index === 0 ? [] : [`s${index - 1}`],
+      with: { tool: "noop", args: { i: index } },
+      output: { mode: "object", schema: { type: "object" } },
+    })),
+  );
+}
+
+/** One parallel step over `input.items`, each branch one tool.call, all branches allowed in flight. */
+export function fanOutLwir(branches: number, name = `fan-${branches}`): LwirDocument {
+  return documentOf(name, [
+    {
+      id: "fan",
+      uses: "parallel",
+      with: {
+        items: "{{ input.items }}",
+        itemKey: "{{ item.i }}",
+        cardinality: { kind: "matches_items" },
+        maxBranches: branches,
+        maxConcurrency: branches,
+        failureMode: "all_settled",
+        fanIn: { order: "input", output: "array" },
+      },
+      steps: [{ id: "work", uses: "tool.call", with: { tool: "noop", args: { i: "{{ item.i }}" } }, output: { mode: "object", schema: { type: "object" } } }],
+      output: {
+        mode: "array",
+        schema: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { itemKey: { type: "string" }, status: { type: "string" }, output: {}, outputRef: { type: "string" }, error: {}, artifacts: { type: "array" } },
+            required: ["itemKey", "status", "artifacts"],
+          },
+        },
+      },
+    },
+  ]);
+}
+
+/** A fixed-plan workflow over `lwir` (the default worker harness, no model). */
+export function fixedPlanWorkflow(lwir: LwirDocument) {
+  return defineWorkflow({ id: lwir.metadata.name, input: { type: "object" }, output: { mode: "json" }, tools: ["noop"], plan: lwir });
+}
+
+export function benchRoot(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+let rawRuns = 0;
+/** ms for `rows` single-row transactions (one commit per step) into a fresh WAL database. */
+export function rawCommits(root: string, rows: number, durability: Durability): number {
+  rawRuns += 1;
+  const path = join(root, `raw-${rawRuns}.db`);
+  const database = new Database(path);
+  database.pragma("journal_mode = WAL");
+  database.pragma(`synchronous = ${durability === "strict" ? "FULL" : "NORMAL"}`);
+  // The world's table layout (a rowid table keyed by (run_id, sequence)), without its trigger.
+  database.exec("CREATE TABLE events (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (run_id, sequence))");
+  const insert = database.prepare("INSERT INTO events (run_id, sequence, type, payload) VALUES (?, ?, ?, ?)");
+  const start = performance.now();
+  for (let index = 0; index < rows; index += 1) insert.run("run", index + 1, "StepCompleted", JSON.stringify({ stepPath: `s${index}`, output: { i: index } }));
+  const ms = performance.now() - start;
+  database.close();
+  for (const suffix of ["", "-wal", "-shm"]) if (existsSync(path + suffix)) rmSync(path + suffix);
+  return ms;
+}
+
+let worldRuns = 0;
+/** ms for one runWorkflow call over a fresh data dir (the world is opened before the clock starts). */
+export async function runWorkflowOnce(options: {
+  readonly root: string;
+  readonly workflow: ReturnType<typeof fixedPlanWorkflow>;
+  readonly input?: Record<string, unknown>;
+  readonly durability: Durability;
+  readonly maxConcurrentSteps?: number;
+  /** Keep the data dir (and the world open) for a later resume. */
+  readonly keep?: boolean;
+}): Promise<{ ms: number; loggedMs: number; runId: string; dataDir: string; events: number }> {
+  worldRuns += 1;
+  const dataDir = join(options.root, `world-${worldRuns}`);
+  const world = localWorld({ dataDir, durability: options.durability, maxConcurrentSteps: options.maxConcurrentSteps ?? 8 });
+  const runId = `run-${worldRuns}`;
+  const start = performance.now();
+  const result = await runWorkflow(options.workflow, options.input ?? {}, { world, tools: noopTools, runId });
+  const ms = performance.now() - start;
+  await world.close();
+  if (options.keep !== true) rmSync(dataDir, { recursive: true, force: true });
+  return { ms, loggedMs: loggedRunMs(result.events), runId, dataDir, events: result.events.length };
+}
+
+/** fsync a marker file: a strace of the process shows where a measured section starts and ends. */
+export function fsyncMarker(root: string, name: string): void {
+  const fd = openSync(join(root, name), "w");
+  fsyncSync(fd);
+  closeSync(fd);
+}
+
+/**
+ * The run's own time read off its log: RunStarted → RunCompleted (recordedAt, ms resolution), so a
+ * child process's startup, module loading and argument checks are not in it.
+ */
+export function loggedRunMs(events: readonly Pick<EventEnvelope, "type" | "recordedAt">[]): number {
+  const started = events.find((event) => event.type === "RunStarted");
+  const completed = events.find((event) => event.type === "RunCompleted");
+  if (started === undefined || completed === undefined) throw new Error("the run did not start and complete");
+  return Date.parse(completed.recordedAt) - Date.parse(started.recordedAt);
+}
+
+const cliBin = fileURLToPath(new URL("../../../packages/cli/dist/bin.js", import.meta.url));
+const cliTools = fileURLToPath(new URL("./noop-tools.mjs", import.meta.url));
+
+/**
+ * `little run` of `lwir` in a child process (the built dist/bin.js, piped stderr, so progress is
+ * the `steps` mode), on a fresh data dir. Returns the child's wall time and the run's logged time.
+ */
+export async function littleRunOnce(options: { readonly root: string; readonly lwir: LwirDocument; readonly progress?: string }): Promise<{ wallMs: number; loggedMs: number; stderrLines: number }> {
+  if (!existsSync(cliBin)) throw new Error(`${cliBin} is missing: run pnpm build first`);
+  worldRuns += 1;
+  const dir = join(options.root, `little-${worldRuns}`);
+  const workflowPath = `${dir}.lwir.json`;
+  const inputPath = `${dir}.input.json`;
+  writeFileSync(workflowPath, JSON.stringify(options.lwir));
+  writeFileSync(inputPath, "{}");
+  const args = [cliBin, "run", workflowPath, "--input", inputPath, "--tools", cliTools, "--data-dir", dir, ...(options.progress === undefined ? [] : ["--progress", options.progress])];
+  const start = performance.now();
+  const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+    execFile(process.execPath, args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }, (error, out, err) => (error === null ? resolve({ stdout: out, stderr: err }) : reject(new Error(`little run failed: ${err.slice(0, 500)}`))));
+  });
+  const wallMs = performance.now() - start;
+  const { runId } = JSON.parse(stdout) as { runId: string };
+  const world = localWorld({ dataDir: dir, readOnly: true });
+  const loggedMs = loggedRunMs(await world.listEvents(runId));
+  await world.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { wallMs, loggedMs, stderrLines: stderr === "" ? 0 : stderr.trimEnd().split("\n").length };
+}
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+export const fmt = (value: number, digits = 1): string => value.toFixed(digits);
+
+export const loadAverage = (): string => loadavg().map((load) => load.toFixed(2)).join(" ");

@@ -1,0 +1,232 @@
+// What a step costs through the public API (issue 18): runWorkflow with the default worker
+// harness on a fixed plan, against raw better-sqlite3 committing one row per step in the same
+// process, rounds interleaved so load hits both sides.
+//   1. per sequential trivial tool.call step, strict and process durability; the runtime's own
+//      JavaScript per step (process mode, minus the time spent inside the world's calls)
+//   2. `little run` (the built CLI in a child process) against runWorkflow, per step: the run's own
+//      time read off its log (RunStarted → RunCompleted), so the child's startup is not in it; wall
+//      times printed beside
+//   3. fsyncs per step (strace of a child process, when strace is installed)
+//   4. re-running a completed 200-step run (its result; and with every event asked for)
+//   5. a 100-branch fan-out with every branch in flight
+//   6. the process memory of a 10,000-step run (a child process; STEP_COST_LONG=0 skips it)
+// Mastra's and LangGraph's rows: step-cost-peers.bench.ts. CLI start-up: cli-startup.bench.ts.
+//
+//   pnpm build && pnpm --filter @little-stack-apps/bench run step-cost      (against the built dist/)
+//   STEP_COST_STEPS=200 STEP_COST_ROUNDS=5 STEP_COST_LONG=10000 … to change the sizes
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { World } from "@little-stack/local-world";
+import { localWorld, runWorkflow } from "@little-stack/workflow";
+import {
+  benchRoot,
+  chainLwir,
+  fanOutLwir,
+  fixedPlanWorkflow,
+  fmt,
+  fsyncMarker,
+  littleRunOnce,
+  loadAverage,
+  median,
+  noopTools,
+  rawCommits,
+  runWorkflowOnce,
+  type Durability,
+} from "./step-cost-workload.js";
+
+const steps = Number(process.env.STEP_COST_STEPS ?? 200);
+const rounds = Number(process.env.STEP_COST_ROUNDS ?? 5);
+const longRun = Number(process.env.STEP_COST_LONG ?? 10_000);
+const self = fileURLToPath(import.meta.url);
+
+/** A world whose calls are timed (their synchronous part: localWorld does its SQLite work inside the call). */
+function timedWorld(world: World): { world: World; elapsed: () => number } {
+  let total = 0;
+  const proxy = new Proxy(world, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function" || property === "close") return value;
+      return (...args: unknown[]) => {
+        const start = performance.now();
+        try {
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        } finally {
+          total += performance.now() - start;
+        }
+      };
+    },
+  });
+  return { world: proxy, elapsed: () => total };
+}
+
+async function child(kind: string): Promise<void> {
+  const root = benchRoot("step-cost-child-");
+  if (kind === "fsync") {
+    const durability = (process.env.STEP_COST_DURABILITY ?? "strict") as Durability;
+    const workflow = fixedPlanWorkflow(chainLwir(steps));
+    await runWorkflowOnce({ root, workflow, durability }); // warm-up, not counted
+    const world = localWorld({ dataDir: join(root, "counted"), durability });
+    fsyncMarker(root, "measure-start");
+    await runWorkflow(workflow, {}, { world, tools: noopTools, runId: "counted" });
+    fsyncMarker(root, "measure-end");
+    await world.close();
+    fsyncMarker(root, "raw-start");
+    rawCommits(root, steps, durability);
+    fsyncMarker(root, "raw-end");
+  } else if (kind === "cold") {
+    // One runWorkflow in a fresh process, as a script of a user's runs it: what little run is compared with.
+    const run = await runWorkflowOnce({ root, workflow: fixedPlanWorkflow(chainLwir(steps)), durability: "strict" });
+    process.stdout.write(JSON.stringify({ loggedMs: run.loggedMs }));
+  } else if (kind === "memory") {
+    const workflow = fixedPlanWorkflow(chainLwir(longRun));
+    const world = localWorld({ dataDir: join(root, "long"), durability: "process" });
+    const start = performance.now();
+    await runWorkflow(workflow, {}, { world, tools: noopTools, runId: "long" });
+    const ms = performance.now() - start;
+    await world.close();
+    process.stdout.write(JSON.stringify({ ms, maxRssMb: process.resourceUsage().maxRSS / 1024, heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024 }));
+  }
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** fsync/fdatasync calls between two markers of a strace log. */
+function countBetween(log: string, startMarker: string, endMarker: string): number {
+  let counting = false;
+  let count = 0;
+  for (const line of log.split("\n")) {
+    if (line.includes(startMarker)) counting = true;
+    else if (line.includes(endMarker)) counting = false;
+    else if (counting && /\b(fsync|fdatasync)\(/.test(line)) count += 1;
+  }
+  return count;
+}
+
+function fsyncsPerStep(durability: Durability): { ours: number; raw: number } | string {
+  try {
+    execFileSync("strace", ["-V"], { stdio: "ignore" });
+  } catch {
+    return "strace is not installed (apt-get install strace): fsyncs per step not counted";
+  }
+  const logPath = join(benchRoot("step-cost-strace-"), "strace.log");
+  const run = spawnSync("strace", ["-f", "-qq", "-y", "-e", "trace=fsync,fdatasync", "-o", logPath, process.execPath, ...process.execArgv, self], {
+    env: { ...process.env, STEP_COST_CHILD: "fsync", STEP_COST_DURABILITY: durability },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (run.status !== 0) return `the strace child failed (exit ${String(run.status)})`;
+  const log = readFileSync(logPath, "utf8");
+  return { ours: countBetween(log, "measure-start", "measure-end") / steps, raw: countBetween(log, "raw-start", "raw-end") / steps };
+}
+
+async function main(): Promise<void> {
+  console.log(`step-cost benchmark: ${steps} sequential trivial tool.call steps, runWorkflow (fixed plan, default harness), fresh data dir per run, ${rounds} interleaved rounds; Node ${process.version}; load average ${loadAverage()}`);
+  const root = benchRoot("step-cost-");
+  const workflow = fixedPlanWorkflow(chainLwir(steps));
+
+  // Warm-up of both sides (JIT, statement caches, the first-write checks): printed, not counted.
+  const warmRaw = rawCommits(root, steps, "strict");
+  const warm = await runWorkflowOnce({ root, workflow, durability: "strict" });
+  await runWorkflowOnce({ root, workflow, durability: "process" });
+  console.log(`0. warm-up: a cold ${steps}-step run ${fmt(warm.ms, 0)} ms vs raw ${fmt(warmRaw, 0)} ms; ${fmt(warm.events / steps, 2)} events/step (${warm.events} in the run)`);
+
+  // 1. Per step, strict and process, interleaved with the raw commits of the same durability.
+  const rows: Record<string, number[]> = { rawStrict: [], strict: [], rawProcess: [], process: [], processWorldMs: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    rows.rawStrict!.push(rawCommits(root, steps, "strict"));
+    rows.strict!.push((await runWorkflowOnce({ root, workflow, durability: "strict" })).ms);
+    rows.rawProcess!.push(rawCommits(root, steps, "process"));
+    const dataDir = join(root, `timed-${round}`);
+    const timed = timedWorld(localWorld({ dataDir, durability: "process" }));
+    const start = performance.now();
+    await runWorkflow(workflow, {}, { world: timed.world, tools: noopTools, runId: `timed-${round}` });
+    rows.process!.push(performance.now() - start);
+    rows.processWorldMs!.push(timed.elapsed());
+    await timed.world.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const perStep = (ms: number): string => `${fmt(ms / steps, 3)} ms`;
+  const strictRatios = rows.strict!.map((ms, index) => ms / rows.rawStrict![index]!);
+  const processRatios = rows.process!.map((ms, index) => ms / rows.rawStrict![index]!);
+  console.log(`1. per step: raw better-sqlite3 FULL commit ${perStep(median(rows.rawStrict!))}, NORMAL ${perStep(median(rows.rawProcess!))}`);
+  console.log(`   runWorkflow strict:  ${perStep(median(rows.strict!))}/step = ${fmt(median(strictRatios), 2)}× raw FULL (rounds ${strictRatios.map((r) => fmt(r, 2)).join(", ")}; target ≤ 2×)`);
+  console.log(`   runWorkflow process: ${perStep(median(rows.process!))}/step = ${fmt(median(processRatios), 2)}× raw FULL (target ≤ half of Mastra's per step: see the peers bench)`);
+  const jsPerStep = rows.process!.map((ms, index) => ((ms - rows.processWorldMs![index]!) / steps) * 1000);
+  console.log(`   process mode: ${fmt((median(rows.processWorldMs!) / steps) * 1000, 0)} µs/step inside the world's calls, ${fmt(median(jsPerStep), 0)} µs/step of the runtime's own JavaScript (target ≤ 100 µs)`);
+
+  // 2. little run vs runWorkflow, both strict (the CLI's default), the run's logged time per step.
+  // A CLI process runs one run, JIT-cold: it is compared with runWorkflow run once in a fresh
+  // process the same way (like for like), and with the warm in-process runWorkflow of this process.
+  const lwir = chainLwir(steps);
+  const coldRunWorkflow = (): number => {
+    const child = spawnSync(process.execPath, [...process.execArgv, self], { env: { ...process.env, STEP_COST_CHILD: "cold" }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    if (child.status !== 0) throw new Error(`the cold runWorkflow child failed (exit ${String(child.status)})`);
+    return (JSON.parse(child.stdout) as { loggedMs: number }).loggedMs;
+  };
+  await littleRunOnce({ root, lwir }); // warm-up (disk cache of the modules)
+  coldRunWorkflow();
+  const cli: Record<"little" | "littleWall" | "cold" | "warm", number[]> & { lines: number } = { little: [], littleWall: [], cold: [], warm: [], lines: 0 };
+  for (let round = 0; round < rounds; round += 1) {
+    const little = await littleRunOnce({ root, lwir });
+    cli.little.push(little.loggedMs);
+    cli.littleWall.push(little.wallMs);
+    cli.lines = little.stderrLines;
+    cli.cold.push(coldRunWorkflow());
+    cli.warm.push((await runWorkflowOnce({ root, workflow, durability: "strict" })).loggedMs);
+  }
+  const ratiosTo = (other: number[]): number[] => cli.little.map((ms, index) => ms / other[index]!);
+  const coldRatios = ratiosTo(cli.cold);
+  console.log(
+    `2. little run (child process, strict, piped: --progress steps): ${perStep(median(cli.little))}/step from its log; runWorkflow once in a fresh process ${perStep(median(cli.cold))}/step: ${fmt(median(coldRatios), 2)}× (rounds ${coldRatios.map((r) => fmt(r, 2)).join(", ")}; target ≤ 1.15×); warm runWorkflow in this process ${perStep(median(cli.warm))}/step: ${fmt(median(ratiosTo(cli.warm)), 2)}×`,
+  );
+  console.log(`   wall of the little run child ${fmt(median(cli.littleWall), 0)} ms; ${cli.lines} stderr lines for ${steps} steps`);
+
+  // 3. fsyncs per step.
+  const fsyncs = fsyncsPerStep("strict");
+  console.log(typeof fsyncs === "string" ? `3. ${fsyncs}` : `3. fsyncs/step (strict, strace): runWorkflow ${fmt(fsyncs.ours, 2)}, raw ${fmt(fsyncs.raw, 2)}`);
+
+  // 4. Re-running a completed run.
+  const done = await runWorkflowOnce({ root, workflow, durability: "strict", keep: true });
+  const doneWorld = localWorld({ dataDir: done.dataDir });
+  const resumes: number[] = [];
+  let resumedEvents = 0;
+  for (let round = 0; round < 7; round += 1) {
+    const start = performance.now();
+    const result = await runWorkflow(workflow, {}, { world: doneWorld, tools: noopTools, runId: done.runId });
+    resumes.push(performance.now() - start);
+    resumedEvents = result.events.length;
+  }
+  const withEvents: number[] = [];
+  for (let round = 0; round < 7; round += 1) {
+    const start = performance.now();
+    const events = await doneWorld.listEvents(done.runId);
+    withEvents.push(performance.now() - start);
+    if (events.length === 0) throw new Error("the completed run has no events");
+  }
+  await doneWorld.close();
+  console.log(`4. re-running a completed ${steps}-step run: median ${fmt(median(resumes), 2)} ms (target ≤ 10 ms; result.events: ${resumedEvents}); all its events read back: ${fmt(median(withEvents), 2)} ms`);
+
+  // 5. 100-branch fan-out, every branch in flight.
+  const fan = fixedPlanWorkflow(fanOutLwir(100));
+  const items = Array.from({ length: 100 }, (_, i) => ({ i }));
+  for (const durability of ["strict", "process"] as const) {
+    await runWorkflowOnce({ root, workflow: fan, input: { items }, durability, maxConcurrentSteps: 100 }); // warm-up
+    const fans: number[] = [];
+    for (let round = 0; round < rounds; round += 1) fans.push((await runWorkflowOnce({ root, workflow: fan, input: { items }, durability, maxConcurrentSteps: 100 })).ms);
+    console.log(`5. 100-branch fan-out (${durability}, maxConcurrentSteps 100): median ${fmt(median(fans), 1)} ms (rounds ${fans.map((ms) => fmt(ms, 0)).join(", ")}; target ≤ 1.5× Mastra's .foreach, see the peers bench)`);
+  }
+
+  // 6. Memory of a long run (its own process, so nothing else is in its heap).
+  const memory = longRun === 0 ? undefined : spawnSync(process.execPath, [...process.execArgv, self], { env: { ...process.env, STEP_COST_CHILD: "memory" }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  if (memory === undefined) console.log("6. the long run is skipped (STEP_COST_LONG=0)");
+  else if (memory.status === 0) {
+    const figures = JSON.parse(memory.stdout) as { ms: number; maxRssMb: number; heapUsedMb: number };
+    console.log(`6. a ${longRun}-step run (process durability, own process): max RSS ${fmt(figures.maxRssMb, 0)} MB (target < 200 MB), heap at the end ${fmt(figures.heapUsedMb, 0)} MB, ${fmt(figures.ms / 1000, 1)} s`);
+  } else console.log(`6. the ${longRun}-step child failed (exit ${String(memory.status)})`);
+
+  console.log(`load average at the end ${loadAverage()}`);
+  rmSync(root, { recursive: true, force: true });
+}
+
+if (process.env.STEP_COST_CHILD !== undefined) await child(process.env.STEP_COST_CHILD);
+else await main();
