@@ -1,4 +1,4 @@
-import { jsonSchema } from "ai";
+import { jsonSchema, Output } from "ai";
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { fakeModel } from "./__fixtures__/fake-models.js";
@@ -43,6 +43,17 @@ describe("defineWorkflow type inference", () => {
     expectTypeOf<WorkflowOutput<typeof array>>().toEqualTypeOf<{ n: number }[]>();
     const aiSdk = defineWorkflow({ id: "w", planner, output: { kind: "object", schema: jsonSchema<{ score: number }>({ type: "object" }) } });
     expectTypeOf<WorkflowOutput<typeof aiSdk>>().toEqualTypeOf<{ score: number }>();
+  });
+
+  it("infers the output of the AI SDK's Output specs", () => {
+    const object = defineWorkflow({ id: "w", planner, output: Output.object({ schema: z.object({ summary: z.string() }) }) });
+    expectTypeOf<WorkflowOutput<typeof object>>().toEqualTypeOf<{ summary: string }>();
+    const array = defineWorkflow({ id: "w", planner, output: Output.array({ element: z.object({ n: z.number() }) }) });
+    expectTypeOf<WorkflowOutput<typeof array>>().toEqualTypeOf<{ n: number }[]>();
+    const choice = defineWorkflow({ id: "w", planner, output: Output.choice({ options: ["yes", "no"] as const }) });
+    expectTypeOf<WorkflowOutput<typeof choice>>().toEqualTypeOf<"yes" | "no">();
+    const text = defineWorkflow({ id: "w", planner, output: Output.text() });
+    expectTypeOf<WorkflowOutput<typeof text>>().toEqualTypeOf<string>();
   });
 
   it("leaves both unknown when no schema is given", () => {

@@ -10,6 +10,7 @@ import { fixedPlanHarness } from "./fixed-plan-harness.js";
 import type { InferOutputMode, InferSchemaInput } from "./infer-schema.js";
 import { describeValue, isModelSlotSpec, requireLanguageModel, type ModelSlotSpec } from "./model.js";
 import { assignModelSlotIds, type ModelSlot } from "./model-slot-ids.js";
+import { deferOutput, isDeferredOutputSpec, registerDeferredDefinition, type DeferredOutput } from "./deferred-output.js";
 import { outputSchemaOfMode } from "./output-schema-of-mode.js";
 import type { PlannerConfig, SuperviseDecision, SuperviseRequest, WorkerConfig, WorkflowDefinition } from "./workflow-definition.js";
 
@@ -96,7 +97,7 @@ function normalizeOutput(value: unknown, context: DefinitionContext): LwirOutput
     return normalizeOutputMode(value);
   } catch (error) {
     if (!LittleWorkflowError.is(error)) throw error;
-    return context.fail("definition.invalid_schema", "output", `is not a usable output: ${error.message}`, "Give a schema of the LWIR subset or an output mode ({ kind: \"text\" }, { kind: \"object\", schema }, { kind: \"array\", element }, { kind: \"choice\", values }, { kind: \"json\" }).", { cause: error });
+    return context.fail("definition.invalid_schema", "output", `is not a usable output: ${error.message}`, outputFix, { cause: error });
   }
 }
 
@@ -210,27 +211,46 @@ function checkFixedPlan(options: { plan: unknown; workflowId: string; models: re
  * the plan, and one given must equal the plan's up to normalization (`$schema`, annotations,
  * `additionalProperties: false` — what Zod adds); a real difference fails here, naming both.
  */
-function schemasWithPlan(options: { options: DefineWorkflowOptions; plan: LwirDocument | undefined; context: DefinitionContext }): { inputSchema: JsonSchema; output: LwirOutputMode } {
+function schemasWithPlan(options: { options: DefineWorkflowOptions; plan: LwirDocument | undefined; context: DefinitionContext }): { inputSchema: JsonSchema; output: LwirOutputMode | DeferredOutput } {
   const { plan, context } = options;
   const given = options.options;
   const inputSchema = given.input === undefined && plan !== undefined ? plan.input.schema : normalizeInput(given.input, context);
-  const output = given.output === undefined && plan !== undefined ? { mode: "json" as const, schema: plan.output.schema } : normalizeOutput(given.output, context);
-  if (plan === undefined) return { inputSchema, output };
-  const pairs = [
-    ["input", "plan.input.schema", inputSchema, plan.input.schema],
-    ["output", "plan.output.schema", outputSchemaOfMode(output), plan.output.schema],
-  ] as const;
-  for (const [field, planField, definitionSchema, planSchema] of pairs) {
-    if (schemasEquivalent(definitionSchema, planSchema)) continue;
-    context.fail(
-      "definition.invalid_plan",
-      planField,
-      `differs from the definition's ${field} schema: the plan has ${JSON.stringify(planSchema)}, the definition ${JSON.stringify(definitionSchema)}`,
-      `Make them describe the same values (only $schema, annotations and additionalProperties: false may differ), or leave ${field} out of defineWorkflow to take the plan's.`,
-    );
+  if (plan !== undefined) requireSameAsPlan("input", inputSchema, plan.input.schema, context);
+  if (isDeferredOutputSpec(given.output)) {
+    const output = deferOutput({
+      spec: given.output,
+      finish: (mode) => {
+        if (plan !== undefined) requireSameAsPlan("output", outputSchemaOfMode(mode), plan.output.schema, context);
+        return { output: mode, outputSchema: outputSchemaOfMode(mode) };
+      },
+      failure: (error) => outputFailure(error, context),
+    });
+    return { inputSchema, output };
   }
+  const output = given.output === undefined && plan !== undefined ? { mode: "json" as const, schema: plan.output.schema } : normalizeOutput(given.output, context);
+  if (plan !== undefined) requireSameAsPlan("output", outputSchemaOfMode(output), plan.output.schema, context);
   return { inputSchema, output };
 }
+
+function requireSameAsPlan(field: "input" | "output", definitionSchema: unknown, planSchema: unknown, context: DefinitionContext): void {
+  if (schemasEquivalent(definitionSchema as JsonSchema, planSchema as JsonSchema)) return;
+  context.fail(
+    "definition.invalid_plan",
+    `plan.${field}.schema`,
+    `differs from the definition's ${field} schema: the plan has ${JSON.stringify(planSchema)}, the definition ${JSON.stringify(definitionSchema)}`,
+    `Make them describe the same values (only $schema, annotations and additionalProperties: false may differ), or leave ${field} out of defineWorkflow to take the plan's.`,
+  );
+}
+
+function outputFailure(error: unknown, context: DefinitionContext): WorkflowDefinitionError {
+  try {
+    return context.fail("definition.invalid_schema", "output", `is not a usable output: ${error instanceof Error ? error.message : String(error)}`, outputFix, { cause: error });
+  } catch (failure) {
+    return failure as WorkflowDefinitionError;
+  }
+}
+
+const outputFix = "Give a schema of the LWIR subset or an output mode ({ kind: \"text\" }, { kind: \"object\", schema }, { kind: \"array\", element }, { kind: \"choice\", values }, { kind: \"json\" }, or the AI SDK's Output.text/object/array/choice).";
 
 function normalizePlanner(options: DefineWorkflowOptions, models: readonly ModelSlot[], globalTools: readonly string[], context: DefinitionContext): PlannerConfig {
   const planner = options.planner ?? {};
@@ -318,13 +338,14 @@ export function defineWorkflow<const TInputSchema = undefined, const TOutputSpec
   const { inputSchema, output } = schemasWithPlan({ options: untyped, plan: planner.fixedPlan, context });
   const worker = normalizeWorker(untyped, context);
   const memory = normalizeMemory(untyped.memory, options.id, context);
-  const definition: WorkflowDefinition = {
+  const deferred = "settled" in output ? output : undefined;
+  const settledOutput = deferred === undefined ? (output as LwirOutputMode) : undefined;
+  const definition = {
     kind: "workflow-definition",
     id: options.id,
     description: options.description ?? "",
     inputSchema,
-    output,
-    outputSchema: outputSchemaOfMode(output),
+    ...(settledOutput === undefined ? {} : { output: settledOutput, outputSchema: outputSchemaOfMode(settledOutput) }),
     models: Object.freeze(models),
     globalTools: Object.freeze(tools.globalTools),
     ...(tools.inlineTools === undefined ? {} : { inlineTools: tools.inlineTools }),
@@ -332,8 +353,24 @@ export function defineWorkflow<const TInputSchema = undefined, const TOutputSpec
     worker,
     memory,
     ...(untyped.bash === undefined ? {} : { bash: normalizeBash(untyped.bash, context) }),
-  };
+  } as WorkflowDefinition;
+  if (deferred !== undefined) defineDeferredFields(definition, deferred, context);
   return Object.freeze(definition) as WorkflowDefinition<InferredInput<TInputSchema>, InferredOutput<TOutputSpec>>;
+}
+
+/** `output` and `outputSchema` as getters over an AI SDK Output that is still resolving (deferred-output.ts). */
+function defineDeferredFields(definition: WorkflowDefinition, deferred: DeferredOutput, context: DefinitionContext): void {
+  const read = <K extends "output" | "outputSchema">(key: K) => () => {
+    const state = deferred.current();
+    if (state === undefined) {
+      return context.fail("definition.output_pending", "output", "is an AI SDK Output whose JSON schema resolves asynchronously and has not resolved yet", "Await workflowDefinitionReady(definition) before reading output or outputSchema; runWorkflow, streamWorkflow, compileWorkflow and runOrchestration do it themselves.");
+    }
+    if (state instanceof WorkflowDefinitionError) throw state;
+    return state[key];
+  };
+  Object.defineProperty(definition, "output", { enumerable: true, get: read("output") });
+  Object.defineProperty(definition, "outputSchema", { enumerable: true, get: read("outputSchema") });
+  registerDeferredDefinition(definition, deferred);
 }
 
 // An option the shell cannot honour is refused here, never hashed into the manifests and ignored.

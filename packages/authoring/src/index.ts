@@ -6,6 +6,7 @@ export {
   type PlannerOptions,
   type WorkerOptions,
 } from "./define-workflow.js";
+export { workflowDefinitionReady } from "./deferred-output.js";
 export { WorkflowDefinitionError, type WorkflowDefinitionErrorCode } from "./errors/workflow-definition-error.js";
 export { fixedPlanHarness, fixedPlanHarnessId } from "./fixed-plan-harness.js";
 export type { FromJsonSchema, InferOutputMode, InferSchemaInput, InferSchemaOutput } from "./infer-schema.js";

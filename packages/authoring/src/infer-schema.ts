@@ -69,7 +69,9 @@ export type InferSchemaOutput<S> = S extends ZodInternals
 /** The output type of an output-mode spec (`{ kind | mode, … }`) or a bare schema (object mode). */
 export type InferOutputMode<O> = O extends ZodInternals
   ? O["_zod"]["output"]
-  : O extends { readonly kind: "text" } | { readonly mode: "text" }
+  : O extends { readonly responseFormat: PromiseLike<unknown>; readonly parseCompleteOutput: (...args: never[]) => Promise<infer T> }
+    ? T // an AI SDK Output.text/object/array/choice
+    : O extends { readonly kind: "text" } | { readonly mode: "text" }
     ? string
     : O extends { readonly kind: "choice"; readonly values: readonly (infer V)[] } | { readonly mode: "choice"; readonly values: readonly (infer V)[] }
       ? V

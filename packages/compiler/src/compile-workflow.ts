@@ -1,4 +1,4 @@
-import type { WorkflowDefinition } from "@little-stack/authoring";
+import { workflowDefinitionReady, type WorkflowDefinition } from "@little-stack/authoring";
 import { CanonicalJsonError, canonicalJson, sha256Digest } from "@little-stack/canonical";
 import {
   CapabilityDriftError,
@@ -160,6 +160,7 @@ function registeredFromLog(events: readonly EventEnvelope[]): WorkflowVersionReg
 export async function compileWorkflow(definition: WorkflowDefinition, input: unknown, options: CompileWorkflowOptions): Promise<CompiledWorkflow> {
   const { world, runId } = options;
   if (typeof runId !== "string" || runId.length === 0) throw new InvalidCompileOptionsError("runId", "must be a non-empty string (the run the compile belongs to)");
+  await workflowDefinitionReady(definition);
   validateInput(definition, input);
   const dataDir = world.paths.dataDir;
   const tools = resolveWorkflowTools(definition, options.tools);

@@ -7,6 +7,7 @@ export {
   model,
   skill,
   WorkflowDefinitionError,
+  workflowDefinitionReady,
   type DefineWorkflowOptions,
   type ModelOptions,
   type ModelSlotSpec,

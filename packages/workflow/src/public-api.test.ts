@@ -1,11 +1,11 @@
-import { tool } from "ai";
+import { Output, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createToolRegistry, defineWorkflow, localWorld, model, runWorkflow, RunFailedError, skill } from "./index.js";
+import { createToolRegistry, defineWorkflow, localWorld, model, runWorkflow, RunFailedError, skill, streamWorkflow } from "./index.js";
 
 // Seed 000's example, as written, with scripted models in place of openai("gpt-5") / openai("gpt-4o-mini").
 const CandidateReviewInput = z.object({ requirement: z.string(), resumeUrl: z.string() });
@@ -82,6 +82,30 @@ describe("@little-stack/workflow public API (seed 000 example)", () => {
       expect(gpt4oMini.doGenerateCalls).toHaveLength(1);
       expect(result.usage.costUsd).not.toBeNull();
       expect(typeof skill).toBe("function");
+    } finally {
+      await world.close();
+    }
+  });
+
+  it("takes the AI SDK's Output.object as the output, planned and run like a Zod schema, typed", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "lw-public-api-"));
+    dirs.push(dataDir);
+    const planner = scripted("openai.chat", "gpt-5", () => [{ type: "tool-call", toolCallId: "c1", toolName: "submit_workflow", input: JSON.stringify({ lwir: { ...plan, permissions: { models: ["gpt-4o-mini"], tools: [] }, steps: [plan.steps[1]!].map((step) => ({ ...step, needs: [], with: { model: "gpt-4o-mini", prompt: "{{ input.requirement }}" } })) } }) }]);
+    const worker = scripted("openai.chat", "gpt-4o-mini", () => [{ type: "text", text: JSON.stringify({ verdict: "no_hire", score: 3 }) }]);
+    // Right after defineWorkflow the Output's schema is still resolving: runWorkflow waits for it.
+    const workflow = defineWorkflow({ id: "candidate.review", input: CandidateReviewInput, output: Output.object({ schema: CandidateReviewOutput }), models: [model(worker)], planner: { model: planner } });
+    const world = localWorld({ dataDir });
+    try {
+      const run = streamWorkflow(workflow, { requirement: "Senior engineer", resumeUrl: "https://example.test/cv.pdf" }, { world });
+      const types: string[] = [];
+      for await (const event of run.events) if (!event.ephemeral) types.push(event.type);
+      const result = await run.result;
+      const verdict: "hire" | "no_hire" = result.output.verdict;
+      expect(verdict).toBe("no_hire");
+      expect(result.output.score).toBe(3);
+      expect(types.at(-1)).toBe("RunCompleted");
+      // The planner saw the Output's schema as the required run output.
+      expect(JSON.stringify(planner.doGenerateCalls[0]!.prompt)).toContain("no_hire");
     } finally {
       await world.close();
     }

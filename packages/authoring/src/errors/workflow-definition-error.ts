@@ -10,7 +10,9 @@ export type WorkflowDefinitionErrorCode =
   | "definition.missing_planner_model"
   | "definition.invalid_model"
   | "definition.duplicate_model_slot"
-  | "definition.invalid_plan";
+  | "definition.invalid_plan"
+  /** `output` is an AI SDK Output whose schema has not resolved yet: await `workflowDefinitionReady`. */
+  | "definition.output_pending";
 
 /**
  * A mistake in the options given to `defineWorkflow` (or `model`). Thrown at definition time so

@@ -1,4 +1,4 @@
-import type { WorkflowDefinition } from "@little-stack/authoring";
+import { workflowDefinitionReady, type WorkflowDefinition } from "@little-stack/authoring";
 import { sha256Digest, type Sha256Digest } from "@little-stack/canonical";
 import type { ToolDescriptor, ToolRegistry, WorkflowDefinitionSnapshot } from "@little-stack/harness";
 import type { JsonSchema, LwirOutputMode } from "@little-stack/lwir";
@@ -37,7 +37,7 @@ export async function createWorkflowDefinitionSnapshot(options: {
   readonly tools: ToolRegistry;
   readonly dataDir: string;
 }): Promise<CompilerWorkflowDefinitionSnapshot> {
-  const { definition } = options;
+  const definition = await workflowDefinitionReady(options.definition);
   const [toolSnapshot, plannerSkills, workerSkills] = await Promise.all([
     options.tools.describe(),
     resolveSkills(definition.planner.skills, { dataDir: options.dataDir, includeOrg: false }),

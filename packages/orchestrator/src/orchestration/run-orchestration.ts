@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { isModelSlotSpec, isWorkflowDefinition, type ModelSlotSpec, type WorkflowDefinition } from "@little-stack/authoring";
+import { isModelSlotSpec, isWorkflowDefinition, workflowDefinitionReady, type ModelSlotSpec, type WorkflowDefinition } from "@little-stack/authoring";
 import { randomId, sha256Digest } from "@little-stack/canonical";
 import {
   harnessEventSinkFromWorld,
@@ -148,6 +148,7 @@ export async function runOrchestration(options: RunOrchestrationOptions): Promis
   const registry = toToolRegistry(options.tools);
   const workflows = new Map<string, PipelineWorkflow>();
   for (const definition of options.workflows as readonly WorkflowDefinition[]) {
+    await workflowDefinitionReady(definition);
     const tools = resolveRunTools({ call, definition, tools: registry });
     workflows.set(definition.id, { definition, tools, workflowDefinitionHash: await definitionHashOf(definition, tools, world) });
   }

@@ -1,4 +1,4 @@
-import { isWorkflowDefinition, type WorkflowDefinition, type WorkflowInput, type WorkflowOutput } from "@little-stack/authoring";
+import { isWorkflowDefinition, workflowDefinitionReady, type WorkflowDefinition, type WorkflowInput, type WorkflowOutput } from "@little-stack/authoring";
 import { randomId } from "@little-stack/canonical";
 import type { ToolRegistry } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
@@ -71,7 +71,8 @@ function checkOptions(workflow: unknown, options: RunWorkflowOptions | undefined
  */
 export async function runWorkflow<W extends WorkflowDefinition<any, any>>(workflow: W, input: WorkflowInput<W>, options: RunWorkflowOptions): Promise<RunResult<WorkflowOutput<W>>> {
   checkOptions(workflow, options);
-  const definition = workflow as WorkflowDefinition;
+  // An AI SDK Output.object/array/choice output is known once its schema has resolved.
+  const definition = (await workflowDefinitionReady(workflow)) as WorkflowDefinition;
   const maxCycles = options.maxOuterCycles ?? definition.planner.maxOuterCycles;
   if (maxCycles > 1 && definition.planner.supervise === undefined) {
     throw new InvalidOrchestrationOptionsError({ call, field: "maxOuterCycles", problem: `is ${maxCycles} but workflow "${definition.id}" has no planner.supervise`, fix: "Give planner.supervise (it decides after each cycle), or run one cycle." });

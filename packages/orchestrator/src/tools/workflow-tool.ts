@@ -1,4 +1,4 @@
-import { isWorkflowDefinition, type WorkflowDefinition, type WorkflowInput, type WorkflowOutput } from "@little-stack/authoring";
+import { isWorkflowDefinition, workflowDefinitionReady, type WorkflowDefinition, type WorkflowInput, type WorkflowOutput } from "@little-stack/authoring";
 import { contentId } from "@little-stack/canonical";
 import type { ToolRegistry } from "@little-stack/harness";
 import type { World } from "@little-stack/local-world";
@@ -50,7 +50,8 @@ export function workflowTool<W extends WorkflowDefinition<any, any>>(workflow: W
   return tool<Input, Output>({
     description,
     inputSchema: jsonSchema<Input>(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
-    outputSchema: jsonSchema<Output>(definition.outputSchema as Parameters<typeof jsonSchema>[0]),
+    // Lazy: an AI SDK Output.object() output is known only once its schema has resolved.
+    outputSchema: jsonSchema<Output>(async () => (await workflowDefinitionReady(definition)).outputSchema as Parameters<typeof jsonSchema>[0] & object),
     execute: async (input: Input, { toolCallId, abortSignal }: ToolExecutionOptions): Promise<Output> => {
       const runId = options.runIdFor?.({ toolCallId, input }) ?? workflowToolRunId({ workflowId: definition.id, toolCallId });
       const result = await runWorkflow(workflow, input, {
