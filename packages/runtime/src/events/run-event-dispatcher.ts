@@ -1,6 +1,6 @@
 import type { EventEnvelope } from "@little-stack/local-world";
 import type { ModelDelta } from "@little-stack/harness";
-import { modelDeltaEvent, type RunEvent, type RunEventListener } from "./run-event.js";
+import { type CommittedRunEvent, modelDeltaEvent, type RunEvent, type RunEventListener } from "./run-event.js";
 
 /**
  * Delivers the events of one or more runs to a listener exactly once each, in sequence order per
@@ -9,6 +9,30 @@ import { modelDeltaEvent, type RunEvent, type RunEventListener } from "./run-eve
  * skipped. Sequences are dense and each run has one writer at a time, so reports of a run arrive in
  * order; the check only removes the overlap of a replay read twice.
  */
+/**
+ * A committed envelope as delivered. Its id and payload are read from the envelope when the
+ * listener reads them, not copied here: envelopes compute both on first read (payloads are parsed
+ * from the stored JSON, ids hashed), and a listener that looks only at types and step boundaries
+ * (`little run`'s progress) would otherwise pay both for every event. Same keys, same order as
+ * the envelope's, all enumerable, so spreading or JSON.stringify see the whole event.
+ */
+function committedEvent(envelope: EventEnvelope, replayed: boolean): CommittedRunEvent {
+  return {
+    get eventId(): string {
+      return envelope.eventId;
+    },
+    runId: envelope.runId,
+    sequence: envelope.sequence,
+    type: envelope.type,
+    recordedAt: envelope.recordedAt,
+    get payload(): EventEnvelope["payload"] {
+      return envelope.payload;
+    },
+    ephemeral: false,
+    replayed,
+  };
+}
+
 export class RunEventDispatcher {
   readonly #listener: RunEventListener;
   readonly #delivered = new Map<string, number>();
@@ -24,8 +48,7 @@ export class RunEventDispatcher {
       const last = this.#delivered.get(envelope.runId) ?? 0;
       if (envelope.sequence <= last) continue;
       this.#delivered.set(envelope.runId, envelope.sequence);
-      // Payloads are stored JSON: the log holds nothing else.
-      this.#deliver({ ...(envelope as EventEnvelope), ephemeral: false, replayed: options.replayed });
+      this.#deliver(committedEvent(envelope as EventEnvelope, options.replayed));
     }
   }
 
