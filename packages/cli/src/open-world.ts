@@ -1,11 +1,15 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { localWorld, type LocalWorld } from "@little-stack/local-world";
+import type { LocalWorld } from "@little-stack/local-world";
 import { CliUsageError } from "./cli-errors.js";
 
+// The world (and SQLite) is loaded by the commands that open one, not when `little` starts.
+
 /** The local world `little run` writes to; the folder is created on first use. */
-export function openWorldForWriting(options: { dataDir: string; cwd: string }): LocalWorld {
-  return localWorld({ dataDir: dataDirPath(options) });
+export async function openWorldForWriting(options: { dataDir: string; cwd: string }): Promise<LocalWorld> {
+  const dataDir = dataDirPath(options);
+  const { localWorld } = await import("@little-stack/local-world");
+  return localWorld({ dataDir });
 }
 
 /**
@@ -22,6 +26,7 @@ export async function withReadOnlyWorld<T>(options: { dataDir: string; cwd: stri
   if (!existsSync(join(dataDir, "events", "events.db")) && !existsSync(join(dataDir, "events", "events.db-wal"))) {
     throw new CliUsageError(`no Little Workflow data in ${options.dataDir} (no events/events.db) — run "little run" first or pass --data-dir`);
   }
+  const { localWorld } = await import("@little-stack/local-world");
   return withWorld(localWorld({ dataDir, readOnly: true }), work);
 }
 

@@ -4,7 +4,6 @@ import type { CliContext } from "../cli-context.js";
 import { CliUsageError } from "../cli-errors.js";
 import { exitCodes } from "../exit-codes.js";
 import { eventStepPath } from "../inspect/event-step-path.js";
-import { followRunEvents } from "../inspect/follow-run-events.js";
 import { globMatcher, literalPrefix } from "../inspect/glob-pattern.js";
 import { requireKnownRun } from "../inspect/require-known-run.js";
 import { withReadOnlyWorld } from "../open-world.js";
@@ -62,6 +61,7 @@ export class EventsCommand extends Command<CliContext> {
     };
     await withReadOnlyWorld({ dataDir: this.dataDir, cwd: this.context.cwd }, async (world) => {
       if (this.follow) {
+        const { followRunEvents } = await import("../inspect/follow-run-events.js");
         await followRunEvents({ world, runId: this.runId, onEvent: (event) => (keep(event) ? this.context.stdout.write(`${JSON.stringify(event)}\n`) : undefined) });
         return;
       }

@@ -1,4 +1,3 @@
-import { replayRun } from "@little-stack/runtime";
 import { Command, Option } from "clipanion";
 import type { CliContext } from "../cli-context.js";
 import { exitCodes } from "../exit-codes.js";
@@ -27,6 +26,7 @@ export class ReplayCommand extends Command<CliContext> {
   override async execute(): Promise<number> {
     await withReadOnlyWorld({ dataDir: this.dataDir, cwd: this.context.cwd }, async (world) => {
       await requireKnownRun({ world, runId: this.runId, dataDir: this.dataDir });
+      const { replayRun } = await import("@little-stack/runtime/run-state");
       const state = await replayRun(world, this.runId);
       this.context.stdout.write(`${this.json ? JSON.stringify(state) : JSON.stringify(state, null, 2)}\n`);
     });

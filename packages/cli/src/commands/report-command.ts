@@ -1,5 +1,4 @@
 import type { LocalWorld } from "@little-stack/local-world";
-import { materializeRunState, replayRun } from "@little-stack/runtime";
 import { Command, Option } from "clipanion";
 import type { CliContext } from "../cli-context.js";
 import { exitCodes } from "../exit-codes.js";
@@ -46,6 +45,7 @@ export class ReportCommand extends Command<CliContext> {
         await this.printTimeline(world);
         return;
       }
+      const { replayRun } = await import("@little-stack/runtime/run-state");
       const report = usageReport(await replayRun(world, this.runId));
       if (this.json) {
         this.context.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -73,6 +73,7 @@ export class ReportCommand extends Command<CliContext> {
   private async printTimeline(world: LocalWorld): Promise<void> {
     const events = await world.listEvents(this.runId);
     const rows = stepTimeline(events);
+    const { materializeRunState } = await import("@little-stack/runtime/run-state");
     const state = materializeRunState(events);
     const runStart = events.find((event) => event.type === "RunStarted") ?? events[0];
     const totalMs = runStart === undefined || events.length === 0 ? 0 : Date.parse(events.at(-1)!.recordedAt) - Date.parse(runStart.recordedAt);

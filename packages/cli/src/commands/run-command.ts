@@ -74,7 +74,7 @@ export class RunCommand extends Command<CliContext> {
     });
     const version = registerWorkflowVersion(prepared.lwir);
     const progress = new ProgressPrinter({ write: (text) => stderr.write(text), mode });
-    const summary = await withWorld(openWorldForWriting({ dataDir: this.dataDir, cwd }), async (localWorld): Promise<RunSummary> => {
+    const summary = await withWorld(await openWorldForWriting({ dataDir: this.dataDir, cwd }), async (localWorld): Promise<RunSummary> => {
       if (this.runId !== undefined && mode !== "events" && mode !== "none") {
         const recorded = await localWorld.listEvents(this.runId);
         const state = recorded.length === 0 ? undefined : materializeRunState(recorded);

@@ -1,7 +1,6 @@
 import { join, resolve } from "node:path";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import type { LocalWorld } from "@little-stack/local-world";
-import { materializeRunState } from "@little-stack/runtime";
 import { Command } from "clipanion";
 import type { CliContext } from "../cli-context.js";
 import { exitCodes } from "../exit-codes.js";
@@ -57,6 +56,7 @@ export class RunsCommand extends Command<CliContext> {
 
   override async execute(): Promise<number> {
     await withReadOnlyWorld({ dataDir: this.dataDir, cwd: this.context.cwd }, async (world) => {
+      const { materializeRunState } = await import("@little-stack/runtime/run-state");
       const listings: RunListing[] = [];
       const summaries = await world.listRuns();
       for (const summary of summaries) {

@@ -1,4 +1,4 @@
-import { createSchemaValidator, registerWorkflowVersion, validateLwir, type LwirDocument } from "@little-stack/lwir";
+import type { LwirDocument } from "@little-stack/lwir";
 import { Command, Option } from "clipanion";
 import type { CliContext } from "../cli-context.js";
 import { CliInputError, CliInvalidWorkflowError, CliUsageError } from "../cli-errors.js";
@@ -40,6 +40,7 @@ export class SubmitCommand extends Command<CliContext> {
     const world = await openFleetWorld({ command: "submit", world: this.world, schema: this.schema });
     try {
       const workflow = await readJsonInput({ path: this.workflow, cwd, stdin });
+      const { createSchemaValidator, registerWorkflowVersion, validateLwir } = await import("@little-stack/lwir");
       const validation = validateLwir(workflow.value);
       if (!validation.valid) {
         const first = validation.findings[0]!;

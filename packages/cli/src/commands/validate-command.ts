@@ -1,4 +1,3 @@
-import { validateLwir } from "@little-stack/lwir";
 import { Command, Option } from "clipanion";
 import type { CliContext } from "../cli-context.js";
 import { exitCodes } from "../exit-codes.js";
@@ -32,6 +31,7 @@ export class ValidateCommand extends Command<CliContext> {
 
   override async execute(): Promise<number> {
     const input = await readJsonInput({ path: this.file, cwd: this.context.cwd, stdin: this.context.stdin });
+    const { validateLwir } = await import("@little-stack/lwir");
     const result = validateLwir(input.value);
     this.context.stdout.write(
       this.json

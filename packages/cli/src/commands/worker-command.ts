@@ -6,8 +6,6 @@ import type { CliContext } from "../cli-context.js";
 import { exitCodes } from "../exit-codes.js";
 import { openFleetWorld, positiveIntegerFlag, schemaOption, worldOption } from "../fleet/world-option.js";
 import { readJsonInput } from "../read-json-input.js";
-import { loadToolsModule } from "../run/load-tools-module.js";
-import { parseModelSlots, resolveModelSlots } from "../run/model-slots-file.js";
 import { dataDirOption, jsonOption } from "../shared-options.js";
 
 /** `little worker --world postgres://…`: claims and executes runs until SIGINT/SIGTERM. */
@@ -42,10 +40,12 @@ export class WorkerCommand extends Command<CliContext> {
     const { cwd, stdin, env, stdout, stderr } = this.context;
     const concurrency = positiveIntegerFlag("--concurrency", this.concurrency);
     const leaseMs = positiveIntegerFlag("--lease-ms", this.leaseMs);
+    const { loadToolsModule } = await import("../run/load-tools-module.js");
     const tools = this.tools === undefined ? undefined : await loadToolsModule({ path: this.tools, cwd });
     let models: Record<string, ResolvedModel> = {};
     if (this.models !== undefined) {
       const file = await readJsonInput({ path: this.models, cwd, stdin });
+      const { parseModelSlots, resolveModelSlots } = await import("../run/model-slots-file.js");
       const slots = parseModelSlots({ value: file.value, displayName: file.displayName });
       models = resolveModelSlots({ slots, needed: Object.keys(slots), env, displayName: file.displayName });
     }

@@ -1,5 +1,5 @@
 import type { EventEnvelope, World } from "@little-stack/local-world";
-import { materializeRunState } from "@little-stack/runtime";
+import { materializeRunState } from "@little-stack/runtime/run-state";
 import { runKindOf } from "./run-kind.js";
 
 /** How often the log is read again while following (the writer is another process). */
