@@ -9,11 +9,11 @@
 //   3. fsyncs per step (strace of a child process, when strace is installed)
 //   4. re-running a completed 200-step run (its result; and with every event asked for)
 //   5. a 100-branch fan-out with every branch in flight
-//   6. the process memory of a 10,000-step run (a child process; STEP_COST_LONG=0 skips it)
 // Mastra's and LangGraph's rows: step-cost-peers.bench.ts. CLI start-up: cli-startup.bench.ts.
+// The memory of a 10,000-step run (issue 18 item 5): long-run-memory.bench.ts.
 //
 //   pnpm build && pnpm --filter @little-stack-apps/bench run step-cost      (against the built dist/)
-//   STEP_COST_STEPS=200 STEP_COST_ROUNDS=5 STEP_COST_LONG=10000 … to change the sizes
+//   STEP_COST_STEPS=200 STEP_COST_ROUNDS=5 … to change the sizes
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -38,7 +38,6 @@ import {
 
 const steps = Number(process.env.STEP_COST_STEPS ?? 200);
 const rounds = Number(process.env.STEP_COST_ROUNDS ?? 5);
-const longRun = Number(process.env.STEP_COST_LONG ?? 10_000);
 const self = fileURLToPath(import.meta.url);
 
 /** A world whose calls are timed (their synchronous part: localWorld does its SQLite work inside the call). */
@@ -79,14 +78,6 @@ async function child(kind: string): Promise<void> {
     // One runWorkflow in a fresh process, as a script of a user's runs it: what little run is compared with.
     const run = await runWorkflowOnce({ root, workflow: fixedPlanWorkflow(chainLwir(steps)), durability: "strict" });
     process.stdout.write(JSON.stringify({ loggedMs: run.loggedMs }));
-  } else if (kind === "memory") {
-    const workflow = fixedPlanWorkflow(chainLwir(longRun));
-    const world = localWorld({ dataDir: join(root, "long"), durability: "process" });
-    const start = performance.now();
-    await runWorkflow(workflow, {}, { world, tools: noopTools, runId: "long" });
-    const ms = performance.now() - start;
-    await world.close();
-    process.stdout.write(JSON.stringify({ ms, maxRssMb: process.resourceUsage().maxRSS / 1024, heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024 }));
   }
   rmSync(root, { recursive: true, force: true });
 }
@@ -216,13 +207,6 @@ async function main(): Promise<void> {
     console.log(`5. 100-branch fan-out (${durability}, maxConcurrentSteps 100): median ${fmt(median(fans), 1)} ms (rounds ${fans.map((ms) => fmt(ms, 0)).join(", ")}; target ≤ 1.5× Mastra's .foreach, see the peers bench)`);
   }
 
-  // 6. Memory of a long run (its own process, so nothing else is in its heap).
-  const memory = longRun === 0 ? undefined : spawnSync(process.execPath, [...process.execArgv, self], { env: { ...process.env, STEP_COST_CHILD: "memory" }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-  if (memory === undefined) console.log("6. the long run is skipped (STEP_COST_LONG=0)");
-  else if (memory.status === 0) {
-    const figures = JSON.parse(memory.stdout) as { ms: number; maxRssMb: number; heapUsedMb: number };
-    console.log(`6. a ${longRun}-step run (process durability, own process): max RSS ${fmt(figures.maxRssMb, 0)} MB (target < 200 MB), heap at the end ${fmt(figures.heapUsedMb, 0)} MB, ${fmt(figures.ms / 1000, 1)} s`);
-  } else console.log(`6. the ${longRun}-step child failed (exit ${String(memory.status)})`);
 
   console.log(`load average at the end ${loadAverage()}`);
   rmSync(root, { recursive: true, force: true });
