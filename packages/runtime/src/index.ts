@@ -13,6 +13,9 @@ export { branchPathFor, encodeItemKey, stepPathFor } from "./execution/step-path
 export { RunStateFolder, type RunStateFolderOptions } from "./run-state/run-state-folder.js";
 export { materializeRunState } from "./run-state/materialize-run-state.js";
 export { replayRun } from "./run-state/replay-run.js";
+// A run log's model calls with their whole prompts (the harness records later turns after a prompt
+// prefix): re-exported for readers of run logs that do not depend on the harness (the inspector).
+export { resolveModelCallRequests } from "@little-stack/harness";
 export type {
   BranchState,
   ParallelGroupState,

@@ -1,8 +1,7 @@
-import { resolveModelCallRequests } from "@little-stack/harness";
 import type { EventEnvelope, World } from "@little-stack/local-world";
 import { resolveTemplates } from "@little-stack/lwir";
 import { priceModelCall } from "@little-stack/models";
-import type { RunState } from "@little-stack/runtime";
+import { resolveModelCallRequests, type RunState } from "@little-stack/runtime";
 import { diffLines } from "diff";
 import { readRun } from "./run-views.js";
 
