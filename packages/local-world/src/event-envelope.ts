@@ -29,7 +29,8 @@ function prepareEvent(runId: string, event: unknown, index: number): PreparedEve
   if (typeof event !== "object" || event === null || Array.isArray(event)) {
     throw new InvalidEventError({ runId, index, problem: "expected an object { type, payload }" });
   }
-  const { type, payload, canonicalPayload } = event as { type?: unknown; payload?: unknown; canonicalPayload?: unknown };
+  // The payload is read only when there is no sealed text: a caller may hand it as a lazy getter.
+  const { type, canonicalPayload } = event as { type?: unknown; canonicalPayload?: unknown };
   if (typeof type !== "string" || !eventTypePattern.test(type)) {
     throw new InvalidEventError({
       runId,
@@ -41,7 +42,7 @@ function prepareEvent(runId: string, event: unknown, index: number): PreparedEve
   if (CanonicalText.isSealed(canonicalPayload)) return { type, payloadJson: canonicalPayload.json };
   let payloadJson: string;
   try {
-    payloadJson = canonicalJson(payload);
+    payloadJson = canonicalJson((event as { payload?: unknown }).payload);
   } catch (error) {
     if (error instanceof CanonicalJsonError) {
       throw new InvalidEventError({

@@ -223,8 +223,15 @@ export class RunLog {
     this.pendingTexts = [];
     let stored: readonly EventRecord[];
     try {
-      // Held events go with the text they were identified by: the world stores it as is.
-      const heldInputs = held.map((event, index) => ({ type: event.type, payload: event.payload, canonicalPayload: heldTexts[index] }));
+      // Held events go with the text they were identified by: the world stores it as is. The
+      // payload is a getter, so a world that takes the sealed text never parses it back.
+      const heldInputs = held.map((event, index) => ({
+        type: event.type,
+        canonicalPayload: heldTexts[index],
+        get payload(): unknown {
+          return event.payload;
+        },
+      }));
       stored = (await this.world.appendEvents(this.runId, [...heldInputs, ...events])) as readonly EventRecord[];
     } catch (error) {
       if (held.length > 0) this.broken = { error };
