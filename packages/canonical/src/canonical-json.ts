@@ -1,5 +1,6 @@
 import { CanonicalJsonError } from "./canonical-json-error.js";
 import { formatJsonPath, type JsonPathSegment } from "./json-path.js";
+import { rememberedText } from "./remembered-texts.js";
 
 /**
  * RFC 8785 (JSON Canonicalization Scheme): object keys sorted by UTF-16 code units, no
@@ -66,6 +67,9 @@ function writePlain(value: unknown, depth: number): string {
   }
   if (value === null) return "null";
   if (depth >= maxCanonicalJsonDepth) throw notPlain;
+  // A canonicalSnapshot copy (frozen, so it is what it was when its text was made) is spliced in.
+  const known = rememberedText(value);
+  if (known !== undefined && depth + known.height < maxCanonicalJsonDepth) return known.json;
   if (Array.isArray(value)) {
     if (Object.getPrototypeOf(value) !== Array.prototype) throw notPlain;
     let text = "[";

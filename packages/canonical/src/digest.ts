@@ -1,5 +1,6 @@
 import { createHmac, hash } from "node:crypto";
 import { canonicalJson } from "./canonical-json.js";
+import { rememberedText } from "./remembered-texts.js";
 
 /** A digest written the one way Little Workflow writes digests: `"sha256:" + 64 hex`. */
 export type Sha256Digest = `sha256:${string}`;
@@ -14,6 +15,9 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 /** `"sha256:" + hex` of the canonical JSON form of `value`; throws on non-JSON values. */
 export function sha256Digest(value: unknown): Sha256Digest {
+  // A canonicalSnapshot copy keeps its digest: a locked plan is hashed by several checks per run.
+  const known = typeof value === "object" && value !== null ? rememberedText(value) : undefined;
+  if (known !== undefined) return (known.digest ??= `sha256:${sha256Hex(known.json)}`) as Sha256Digest;
   return `sha256:${sha256Hex(canonicalJson(value))}`;
 }
 

@@ -27,14 +27,3 @@ export function deepFreeze<T>(value: T): DeepReadonly<T> {
   }
   return value as DeepReadonly<T>;
 }
-
-/**
- * A deep copy of a plain JSON value that keeps key order and treats a `__proto__` key as data.
- * Callers check JSON-ness first (canonicalJson); anything else is copied by reference.
- */
-export function copyJson<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((entry) => copyJson(entry)) as T;
-  if (typeof value !== "object" || value === null) return value;
-  // fromEntries defines own data properties, so "__proto__" stays a key instead of a prototype.
-  return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, copyJson(entry)])) as T;
-}

@@ -94,4 +94,21 @@ describe("registerWorkflowVersion", () => {
       expect((caught as CanonicalJsonError).path).toMatch(/^\$\./);
     }
   });
+
+  it("gives the same version object for the same document registered again (a fixed plan, run after run)", () => {
+    const first = registerWorkflowVersion(structuredClone(lwir));
+    const again = registerWorkflowVersion(structuredClone(lwir));
+    expect(again).toBe(first);
+    expect(registerWorkflowVersion(reverseKeys(lwir))).toBe(first);
+    expect(registerWorkflowVersion(first.lwir)).toBe(first);
+    const changed = registerWorkflowVersion({ ...lwir, metadata: { name: "support.other" } });
+    expect(changed).not.toBe(first);
+    expect(changed.id).not.toBe(first.id);
+  });
+
+  it("its frozen LWIR hashes and serializes as the document does, alone or inside an event payload", () => {
+    const version = registerWorkflowVersion(structuredClone(lwir));
+    expect(canonicalJson(version.lwir)).toBe(canonicalJson(lwir));
+    expect(canonicalJson({ lwir: version.lwir, hash: version.hash })).toBe(canonicalJson({ lwir, hash: version.hash }));
+  });
 });

@@ -1,5 +1,5 @@
-import { canonicalJson, idFromDigest, sha256DigestOfBytes, type Sha256Digest } from "@little-stack/canonical";
-import { copyJson, deepFreeze, type DeepReadonly } from "./deep-freeze.js";
+import { canonicalSnapshot, idFromDigest, sha256DigestOfBytes, type CanonicalSnapshot, type Sha256Digest } from "@little-stack/canonical";
+import type { DeepReadonly } from "./deep-freeze.js";
 
 /** The canonicalizer every workflow-version hash is computed with (RFC 8785 JCS). */
 export const WORKFLOW_VERSION_CANONICALIZER = "little-workflow-canonical-json@alpha";
@@ -12,7 +12,11 @@ export type WorkflowVersion<TLwir = unknown> = {
   readonly hash: Sha256Digest;
   readonly canonicalizer: typeof WORKFLOW_VERSION_CANONICALIZER;
   readonly canonicalJson: string;
-  /** A deep-frozen copy of the registered document; the caller's object is left as it was. */
+  /**
+   * A deep-frozen copy of the registered document; the caller's object is left as it was. When an
+   * equal document (same canonical text) was registered recently, it is that one's copy: same
+   * content, its key order.
+   */
   readonly lwir: DeepReadonly<TLwir>;
 };
 
@@ -23,13 +27,22 @@ export type WorkflowVersion<TLwir = unknown> = {
  * JSONPath) when the document is not plain JSON.
  */
 export function registerWorkflowVersion<TLwir>(lwir: TLwir): WorkflowVersion<TLwir> {
-  const text = canonicalJson(lwir);
-  const hash = sha256DigestOfBytes(text);
-  return Object.freeze({
+  // One canonicalization; the copy is a canonicalSnapshot, so every later hash or event payload
+  // that holds `version.lwir` reuses its text — and the same plan registered again (a fixed plan,
+  // run after run) gets the same snapshot back, hence the same version object.
+  const snapshot = canonicalSnapshot(lwir);
+  const known = versionsBySnapshot.get(snapshot);
+  if (known !== undefined) return known as WorkflowVersion<TLwir>;
+  const hash = sha256DigestOfBytes(snapshot.json);
+  const version: WorkflowVersion<TLwir> = Object.freeze({
     id: idFromDigest("wfver", hash),
     hash,
     canonicalizer: WORKFLOW_VERSION_CANONICALIZER,
-    canonicalJson: text,
-    lwir: deepFreeze(copyJson(lwir)),
+    canonicalJson: snapshot.json,
+    lwir: snapshot.value as DeepReadonly<TLwir>,
   });
+  versionsBySnapshot.set(snapshot, version);
+  return version;
 }
+
+const versionsBySnapshot = new WeakMap<CanonicalSnapshot<unknown>, WorkflowVersion<unknown>>();
