@@ -4,6 +4,7 @@ export type {
   ArtifactEncoding,
   ArtifactInput,
   ArtifactManifest,
+  DeferredEventList,
   EventEnvelope,
   EventInput,
   ListEventsOptions,
@@ -53,6 +54,7 @@ export {
 // Building blocks for other worlds (postgresWorld, a third-party one): the same validation, ids,
 // canonical texts and errors as localWorld, so every world stores byte-identical events.
 export { envelopeOf, prepareEvents, type PreparedEvent } from "./event-envelope.js";
+export { deferredEventList } from "./deferred-event-lists.js";
 export { requireArtifactId, requireOuterLoopId, requireRunId } from "./identifiers.js";
 export { requireFence } from "./lease-errors.js";
 export { resolveListEventsOptions, type ResolvedListEventsOptions } from "./list-events-options.js";

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { ArtifactIntegrityError, ArtifactNotFoundError } from "./artifact-errors.js";
 import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact } from "./artifact-content.js";
 import { writeFileDurably } from "./durable-file.js";
+import { DeferredEventLists } from "./deferred-event-lists.js";
 import { resolveDurability, type Durability } from "./durability.js";
 import { prepareEvents } from "./event-envelope.js";
 import { LeaseLostError, requireFence } from "./lease-errors.js";
@@ -107,6 +108,8 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
   const heldLocks = new Map<string, RunLock>();
   /** A process lock is lost only when its world closes under it (see `close`). */
   const lockSignals = new Map<string, { controller: AbortController; runId: string; fence: number }>();
+  /** Deferred lists not read yet: read at close, while the database is still open. */
+  const deferredLists = new DeferredEventLists();
   let closed = false;
 
   function open(operation: string): void {
@@ -192,6 +195,14 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
       open("list events");
       requireRunId(runId);
       return eventLog.list(runId, resolveListEventsOptions(listOptions));
+    },
+
+    async deferListEvents(runId, listOptions) {
+      open("list events");
+      requireRunId(runId);
+      const resolved = resolveListEventsOptions(listOptions);
+      // SQLite is read synchronously: nothing is read (or verified) until the first read().
+      return deferredLists.defer(() => eventLog.list(runId, resolved));
     },
 
     async listRuns() {
@@ -328,6 +339,8 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
       }
       for (const lock of [...heldLocks.values()]) await lock.release();
       closed = true;
+      // A result's events asked for after the close read what the log holds now.
+      deferredLists.settleAll();
       eventLog.close();
     },
   };

@@ -4,6 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ArtifactNotFoundError } from "./artifact-errors.js";
 import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact } from "./artifact-content.js";
+import { deferredEventList } from "./deferred-event-lists.js";
 import { envelopeOf, eventIdFor, prepareEvents } from "./event-envelope.js";
 import { LeaseLostError, requireFence } from "./lease-errors.js";
 import { requireArtifactId, requireOuterLoopId, requireRunId } from "./identifiers.js";
@@ -117,6 +118,22 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
         if (typePrefix === undefined || event.type.startsWith(typePrefix)) result.push(envelopeOf({ ...event, runId }));
       }
       return result;
+    },
+
+    async deferListEvents(runId, listOptions) {
+      open("list events");
+      requireRunId(runId);
+      const { afterSequence, typePrefix } = resolveListEventsOptions(listOptions);
+      // Stored events are never changed or removed, so the run's list as of now is its first
+      // `length` entries: read later (even after close), it is still exactly that.
+      const log = runs.get(runId) ?? [];
+      const length = log.length;
+      return deferredEventList(() =>
+        log
+          .slice(afterSequence, length)
+          .filter((event) => typePrefix === undefined || event.type.startsWith(typePrefix))
+          .map((event) => envelopeOf({ ...event, runId })),
+      );
     },
 
     async listRuns() {

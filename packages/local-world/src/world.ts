@@ -34,6 +34,22 @@ export interface World {
    */
   listEvents(runId: string, options?: ListEventsOptions): Promise<EventEnvelope[]>;
 
+  /**
+   * `listEvents` for a caller that may never look at the events (the runtime's result of a run
+   * that had completed already: its `events` are read when someone asks for them). Resolves to a
+   * `DeferredEventList` whose `read()` returns, synchronously, what `listEvents(runId, options)`
+   * resolves to — the same events, checks and errors — at some instant between this call and the
+   * first `read()`; for a run nobody appends to any more, that is the same list.
+   *
+   * Where the cost goes is the world's: `localWorld` and `memoryWorld` read nothing until the
+   * first `read()` (a `localWorld` closed before then reads at its `close()`, so the list stays
+   * readable); `postgresWorld` fetches the rows when this resolves (its storage is read
+   * asynchronously only) and checks them on the first `read()`.
+   *
+   * Optional for a third-party world: without it the runtime reads such a result's events at once.
+   */
+  deferListEvents?(runId: string, options?: ListEventsOptions): Promise<DeferredEventList>;
+
   /** One summary per run that has at least one event, oldest first. */
   listRuns(): Promise<RunSummary[]>;
 
@@ -134,6 +150,15 @@ export type ListEventsOptions = {
   readonly afterSequence?: number;
   /** Only events whose `type` starts with this string (`"harness.tool_call."`). */
   readonly typePrefix?: string;
+};
+
+/** Events to be read later: see `World.deferListEvents`. */
+export type DeferredEventList = {
+  /**
+   * The events (what `listEvents` would resolve to), read and checked on the first call; later
+   * calls return the same array, or throw the same error (`EventLogCorruptError`, …) again.
+   */
+  read(): EventEnvelope[];
 };
 
 /** What `little runs` needs to print a line per run without reading every event. */

@@ -86,6 +86,35 @@ RETURNING recorded_at`;
     });
   }
 
+  /**
+   * Reads the rows now and returns what checks them and makes the envelopes (a gap, a row that
+   * no longer hashes to its id, a payload that is not JSON throw from it): `list` calls it at
+   * once, a deferred list on its first read.
+   */
+  async function fetchRows(runId: string, options: ResolvedListEventsOptions): Promise<() => EventEnvelope[]> {
+    const result = await database.retrying("list events", () =>
+      options.typePrefix === undefined
+        ? database.query<{ sequence: number; event_id: string; type: string; recorded_at: string; payload: string }>(
+            `SELECT sequence, event_id, type, recorded_at, payload FROM ${events} WHERE run_id = $1 AND sequence > $2 ORDER BY sequence`,
+            [runId, options.afterSequence],
+          )
+        : database.query<{ sequence: number; event_id: string; type: string; recorded_at: string; payload: string }>(
+            `SELECT sequence, event_id, type, recorded_at, payload FROM ${events} WHERE run_id = $1 AND sequence > $2 AND starts_with(type, $3) ORDER BY sequence`,
+            [runId, options.afterSequence, options.typePrefix],
+          ),
+    );
+    return () => {
+      if (options.typePrefix === undefined) {
+        let expected = options.afterSequence + 1;
+        for (const row of result.rows) {
+          if (row.sequence !== expected) throw new EventLogGapError(runId, expected, row.sequence);
+          expected += 1;
+        }
+      }
+      return rowsToEnvelopes(runId, result.rows);
+    };
+  }
+
   return {
     ambiguity: () => ({ ...ambiguity }),
 
@@ -164,26 +193,10 @@ RETURNING recorded_at`;
     },
 
     async list(runId: string, options: ResolvedListEventsOptions): Promise<EventEnvelope[]> {
-      const result = await database.retrying("list events", () =>
-        options.typePrefix === undefined
-          ? database.query<{ sequence: number; event_id: string; type: string; recorded_at: string; payload: string }>(
-              `SELECT sequence, event_id, type, recorded_at, payload FROM ${events} WHERE run_id = $1 AND sequence > $2 ORDER BY sequence`,
-              [runId, options.afterSequence],
-            )
-          : database.query<{ sequence: number; event_id: string; type: string; recorded_at: string; payload: string }>(
-              `SELECT sequence, event_id, type, recorded_at, payload FROM ${events} WHERE run_id = $1 AND sequence > $2 AND starts_with(type, $3) ORDER BY sequence`,
-              [runId, options.afterSequence, options.typePrefix],
-            ),
-      );
-      if (options.typePrefix === undefined) {
-        let expected = options.afterSequence + 1;
-        for (const row of result.rows) {
-          if (row.sequence !== expected) throw new EventLogGapError(runId, expected, row.sequence);
-          expected += 1;
-        }
-      }
-      return rowsToEnvelopes(runId, result.rows);
+      return (await fetchRows(runId, options))();
     },
+
+    fetchRows,
 
     async summaries(runId?: string): Promise<RunSummary[]> {
       const result = await database.retrying("read run summaries", () =>

@@ -7,6 +7,7 @@ import {
   ArtifactNotFoundError,
   decodeArtifactJson,
   decodeArtifactText,
+  deferredEventList,
   encodeArtifact,
   LeaseLostError,
   OuterLoopManifestCorruptError,
@@ -239,6 +240,14 @@ export function postgresWorld(options: PostgresWorldOptions): PostgresWorld {
       await open("list events");
       requireRunId(runId);
       return eventLog.list(runId, resolveListEventsOptions(listOptions));
+    },
+
+    async deferListEvents(runId, listOptions) {
+      await open("list events");
+      requireRunId(runId);
+      // The rows can only be read asynchronously, so they are fetched now; checking them (each
+      // row's id hash, its JSON) waits for the first read().
+      return deferredEventList(await eventLog.fetchRows(runId, resolveListEventsOptions(listOptions)));
     },
 
     async listRuns() {

@@ -22,6 +22,11 @@ export type WorldConformanceOptions = {
    * can check takeovers and fencing. Omit it when the storage offers no way; the check is left out.
    */
   readonly loseRunLock?: (world: World, runId: string) => Promise<void>;
+  /**
+   * The world leaves out the optional `deferListEvents` (the runtime then reads a completed run's
+   * events at once): the suite checks that it is absent instead of how it reads.
+   */
+  readonly withoutDeferListEvents?: true;
 };
 
 /** How `tamperEvent` damages a stored event. */
@@ -243,6 +248,73 @@ export function describeWorldConformance(
             // Events after the damage, and other runs, still read.
             expect((await world.listEvents("run-damaged", { afterSequence: 2 })).map((event) => event.sequence)).toEqual([3]);
             expect((await world.listEvents("run-sound")).map((event) => event.payload)).toEqual([{ n: 1 }]);
+          });
+        }
+      }
+
+      if (options.withoutDeferListEvents === true) {
+        it("has no deferListEvents (left out, as declared)", async () => {
+          const world = await fresh();
+          expect(world.deferListEvents).toBeUndefined();
+        });
+      } else {
+        it("defers a listing: read() returns what listEvents does, with the same options, the same array on every call", async () => {
+          const world = await fresh();
+          await world.appendEvents("run-d", [
+            { type: "RunStarted", payload: { n: 1 } },
+            { type: "harness.tool_call.started", payload: { n: 2 } },
+            { type: "harness.tool_call.succeeded", payload: { n: 3 } },
+            { type: "RunCompleted", payload: { n: 4 } },
+          ]);
+          const defer = world.deferListEvents!.bind(world);
+          for (const listOptions of [undefined, { afterSequence: 2 }, { typePrefix: "harness." }, { typePrefix: "Run", afterSequence: 1 }, { afterSequence: 4 }]) {
+            const deferred = await defer("run-d", listOptions);
+            const read = deferred.read();
+            expect(read).toEqual(await world.listEvents("run-d", listOptions));
+            expect(deferred.read()).toBe(read);
+          }
+          expect((await defer("never-seen")).read()).toEqual([]);
+          await expectCode(defer("run-d", { afterSequence: -1 }), "world.invalid_list_options");
+          await expectCode(defer("not a run id!"), "world.invalid_id");
+        });
+
+        it("keeps a deferred listing readable after close, and refuses new ones", async () => {
+          const world = await fresh();
+          await world.appendEvents("run-e", [
+            { type: "RunStarted", payload: { n: 1 } },
+            { type: "RunCompleted", payload: { n: 2 } },
+          ]);
+          const expected = await world.listEvents("run-e");
+          const deferred = await world.deferListEvents!("run-e");
+          await world.close();
+          expect(deferred.read()).toEqual(expected);
+          await expectCode(world.deferListEvents!("run-e"), "world.closed");
+        });
+
+        if (options.tamperEvent !== undefined) {
+          const tamper = options.tamperEvent;
+          it("refuses a damaged event when a deferred listing is read, naming the run and sequence, on every read", async () => {
+            const world = await fresh();
+            await world.appendEvents("run-damaged", [
+              { type: "RunStarted", payload: { n: 1 } },
+              { type: "StepCompleted", payload: { n: 11 } },
+              { type: "RunCompleted", payload: { n: 12 } },
+            ]);
+            await tamper(world, { runId: "run-damaged", sequence: 2, damage: "payload" });
+            const deferred = await world.deferListEvents!("run-damaged");
+            const thrown = (): unknown => {
+              try {
+                deferred.read();
+              } catch (caught) {
+                return caught;
+              }
+              return undefined;
+            };
+            const error = thrown();
+            expect(LittleWorkflowError.is(error, "world.event_log_corrupt"), `expected world.event_log_corrupt, got ${String(error)}`).toBe(true);
+            expect((error as LittleWorkflowError).details).toMatchObject({ runId: "run-damaged", sequence: 2 });
+            expect(thrown()).toBe(error);
+            expect((await world.deferListEvents!("run-damaged", { afterSequence: 2 })).read().map((event) => event.sequence)).toEqual([3]);
           });
         }
       }

@@ -99,12 +99,10 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
   const { world, runId, deadline } = options;
   const registry = options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry };
   // A completed run is final: running it again with the same input returns its recorded result
-  // without compiling, locking or folding its log (anything else takes the path below, which
-  // says what differs).
-  if ((await world.getRun(runId))?.lastEventType === "RunCompleted") {
-    const recorded = await completedRunResult({ world, runId, input: options.input, ...registry });
-    if (recorded !== undefined) return recorded;
-  }
+  // without compiling, locking or folding its log — its events are read when the result's are
+  // (anything else takes the path below, which says what differs).
+  const recorded = await completedRunResult({ world, runId, input: options.input, ...registry });
+  if (recorded !== undefined) return recorded;
   let compiled;
   try {
     // Stopped before starting: nothing to compile or run.

@@ -106,15 +106,20 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   if (options.onEvent !== undefined && typeof options.onEvent !== "function" && !(options.onEvent instanceof RunEventDispatcher)) {
     throw new InvalidRunOptionsError("onEvent", "must be a function (event) => void");
   }
-  // A completed run is final: running it again returns its recorded result, read off its events
-  // without taking the lock or folding the log (the version must still be the one it ran).
-  if (options.runId !== undefined && (await world.getRun(runId))?.lastEventType === "RunCompleted") {
-    const events = (await world.listEvents(runId)) as readonly EventRecord[];
-    const startedVersion = (events.find((event) => event.type === "RunStarted")?.payload as { workflowVersionId?: string } | undefined)?.workflowVersionId;
-    if (startedVersion !== undefined && startedVersion !== version.id) throw new WorkflowVersionMismatchError({ runId, storedVersionId: startedVersion, givenVersionId: version.id });
-    const recorded = await completedRunResult({ world, runId, input: options.input, events, ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }) });
+  // A completed run is final: running it again returns its recorded result without taking the
+  // lock or folding the log — read off its RunStarted, RunCompleted, model responses and artifacts,
+  // its whole log read when the result's events are (the version must still be the one it ran).
+  if (options.runId !== undefined) {
+    const recorded = await completedRunResult({
+      world,
+      runId,
+      input: options.input,
+      workflowVersionId: version.id,
+      ...(options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry }),
+    });
     if (recorded !== undefined) {
-      if (options.onEvent !== undefined) (options.onEvent instanceof RunEventDispatcher ? options.onEvent : new RunEventDispatcher(options.onEvent)).committed(events, { replayed: true });
+      // A watcher asked for the run's events: they are read now.
+      if (options.onEvent !== undefined) (options.onEvent instanceof RunEventDispatcher ? options.onEvent : new RunEventDispatcher(options.onEvent)).committed(recorded.events, { replayed: true });
       return recorded;
     }
   }

@@ -11,9 +11,38 @@ export type RunResult<TOutput = unknown> = {
   readonly status: "completed";
   readonly output: TOutput;
   readonly usage: UsageTotals;
+  /**
+   * Every stored event of the run, in sequence order (a plain array). When the run had completed
+   * before this call (a re-run returns its recorded result), they are read from the world — and
+   * verified, like `listEvents` — the first time this property is read, then kept: that first
+   * read takes time in proportion to the run and throws the world's integrity errors
+   * (`world.event_log_corrupt`, …) for a damaged log.
+   */
   readonly events: readonly EventRecord[];
   readonly artifacts: readonly ArtifactRecord[];
 };
+
+/**
+ * A RunResult whose `events` are produced by `readEvents` on the first read of the property (an
+ * enumerable getter, so spreading, `JSON.stringify`, `structuredClone` and deep equality see the
+ * array) and kept; a read that throws is tried again on the next access. The other fields are
+ * plain values.
+ */
+export function runResultWithEventsOnDemand(fields: Omit<RunResult, "events">, readEvents: () => readonly EventRecord[]): RunResult {
+  let events: readonly EventRecord[] | undefined;
+  return {
+    runId: fields.runId,
+    workflowVersionId: fields.workflowVersionId,
+    status: fields.status,
+    output: fields.output,
+    usage: fields.usage,
+    get events(): readonly EventRecord[] {
+      events ??= readEvents();
+      return events;
+    },
+    artifacts: fields.artifacts,
+  };
+}
 
 /** `events` are the run's stored events (`RunLog.stored()`): the result does not read the log back. */
 export async function buildRunResult(options: {
