@@ -81,6 +81,10 @@ describe("defineWorkflow", () => {
     });
     expect(workflow.planner).toMatchObject({ modelSlotId: "fixed-plan", harnessId: fixedPlanHarnessId });
     expect(workflow.planner.fixedPlan).toEqual(plan);
+    // A frozen copy: the caller's object stays its own, and changing it later changes nothing here.
+    expect(workflow.planner.fixedPlan).not.toBe(plan);
+    expect(Object.isFrozen(workflow.planner.fixedPlan)).toBe(true);
+    expect(Object.isFrozen(plan)).toBe(false);
     const sink = createMemoryHarnessEventSink("run_fixed");
     const manifest = {
       harnessId: fixedPlanHarnessId,

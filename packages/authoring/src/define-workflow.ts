@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { LittleWorkflowError } from "@little-stack/canonical";
+import { canonicalSnapshot, LittleWorkflowError } from "@little-stack/canonical";
 import { bashCapabilityProblem, createToolRegistry, workflowHarness, type Harness, type ToolRegistry, type WorkflowBashCapabilities } from "@little-stack/harness";
 import { normalizeOutputMode, normalizeSchema, schemasEquivalent, validateLwir, type JsonSchema, type LwirDocument, type LwirOutputMode } from "@little-stack/lwir";
 import { checkStoreName, resolveMemoryConfig, type MemoryConfig, type ResolvedMemoryConfig } from "@little-stack/memory";
@@ -203,7 +203,9 @@ function checkFixedPlan(options: { plan: unknown; workflowId: string; models: re
       context.fail("definition.unknown_tool", `plan.permissions.tools[${index}]`, `names the tool "${name}", which is not in the workflow's tools (${[...tools].join(", ") || "none"})`, "Add the tool to tools, or remove it from the plan.");
     }
   });
-  return document;
+  // A frozen copy: what the caller does to its object later cannot change the definition (or its
+  // hash), and the copy's canonical text is made once for every run of the plan.
+  return canonicalSnapshot(document, { share: true }).value;
 }
 
 /**

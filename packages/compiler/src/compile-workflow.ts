@@ -148,7 +148,7 @@ function checkPlannerDrift(events: readonly EventEnvelope[], runId: string, mani
  */
 function snapshotOf(plan: unknown): unknown {
   try {
-    return canonicalSnapshot(plan).value;
+    return canonicalSnapshot(plan, { share: true }).value;
   } catch (error) {
     if (error instanceof CanonicalJsonError) return plan;
     throw error;

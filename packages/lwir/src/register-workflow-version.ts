@@ -30,7 +30,7 @@ export function registerWorkflowVersion<TLwir>(lwir: TLwir): WorkflowVersion<TLw
   // One canonicalization; the copy is a canonicalSnapshot, so every later hash or event payload
   // that holds `version.lwir` reuses its text — and the same plan registered again (a fixed plan,
   // run after run) gets the same snapshot back, hence the same version object.
-  const snapshot = canonicalSnapshot(lwir);
+  const snapshot = canonicalSnapshot(lwir, { share: true });
   const known = versionsBySnapshot.get(snapshot);
   if (known !== undefined) return known as WorkflowVersion<TLwir>;
   const hash = sha256DigestOfBytes(snapshot.json);

@@ -79,4 +79,16 @@ describe("completeSubmission", () => {
     expect(completeSubmission("text", defaults)).toBe("text");
     expect(completeSubmission(null, defaults)).toBe(null);
   });
+
+  it("returns a complete document as the same object, and copies only what it fills in", () => {
+    const once = completeSubmission(stepsOnly, defaults) as { steps: unknown[] };
+    expect(completeSubmission(once, defaults)).toBe(once);
+    const steps = (stepsOnly.steps as unknown[]).slice();
+    const partly = completeSubmission({ ...(once as object), steps: [...once.steps.slice(0, 1).map(() => steps[0]), ...once.steps.slice(1)] }, defaults) as { steps: unknown[] };
+    // Only the code.run step (its file given as a string) was rebuilt; the others are the same objects.
+    expect(partly.steps[0]).not.toBe(steps[0]);
+    expect(partly.steps[1]).toBe(once.steps[1]);
+    expect(partly.steps[2]).toBe(once.steps[2]);
+    expect(partly).toEqual(once);
+  });
 });

@@ -25,22 +25,37 @@ function allSteps(steps: unknown): Json[] {
 /** `{ path: content }` or `{ path: { content } }` → `{ path: { content, sha256 } }`; a given sha256 is kept (and checked later). */
 function completeFiles(files: unknown): unknown {
   if (!isRecord(files)) return files;
-  return Object.fromEntries(
-    Object.entries(files).map(([path, file]) => {
-      if (typeof file === "string") return [path, { content: file, sha256: sha256DigestOfBytes(file) }];
-      if (isRecord(file) && typeof file.content === "string" && !Object.hasOwn(file, "sha256")) return [path, { ...file, sha256: sha256DigestOfBytes(file.content) }];
-      return [path, file];
-    }),
-  );
+  let changed = false;
+  const entries = Object.entries(files).map(([path, file]) => {
+    if (typeof file === "string") {
+      changed = true;
+      return [path, { content: file, sha256: sha256DigestOfBytes(file) }];
+    }
+    if (isRecord(file) && typeof file.content === "string" && !Object.hasOwn(file, "sha256")) {
+      changed = true;
+      return [path, { ...file, sha256: sha256DigestOfBytes(file.content) }];
+    }
+    return [path, file];
+  });
+  return changed ? Object.fromEntries(entries) : files;
 }
 
+/** The same array when every element came back as it was. */
+function keptUnlessChanged(original: readonly unknown[], mapped: unknown[]): unknown[] | readonly unknown[] {
+  return mapped.every((item, index) => item === original[index]) ? original : mapped;
+}
+
+// A part that needs nothing comes back as the same object, so a complete document (a fixed plan)
+// completes to itself: its canonicalSnapshot is then reused instead of walked again each run.
 function completeStep(step: Json): Json {
   let completed = step;
   if (step.uses === "code.run" && isRecord(step.with) && Object.hasOwn(step.with, "files")) {
-    completed = { ...completed, with: { ...step.with, files: completeFiles(step.with.files) } };
+    const files = completeFiles(step.with.files);
+    if (files !== step.with.files) completed = { ...completed, with: { ...step.with, files } };
   }
   if (step.uses === "parallel" && Array.isArray(step.steps)) {
-    completed = { ...completed, steps: step.steps.map((inner) => (isRecord(inner) ? completeStep(inner) : inner)) };
+    const inner = keptUnlessChanged(step.steps, step.steps.map((item) => (isRecord(item) ? completeStep(item) : item)));
+    if (inner !== step.steps) completed = { ...completed, steps: inner };
   }
   return completed;
 }
@@ -86,20 +101,20 @@ function usedTools(steps: readonly Json[], toolNames: readonly string[]): string
  */
 export function completeSubmission(submitted: unknown, defaults: SubmissionDefaults): unknown {
   if (!isRecord(submitted)) return submitted;
-  const steps = Array.isArray(submitted.steps) ? submitted.steps.map((step) => (isRecord(step) ? completeStep(step) : step)) : submitted.steps;
+  const steps = Array.isArray(submitted.steps) ? keptUnlessChanged(submitted.steps, submitted.steps.map((step) => (isRecord(step) ? completeStep(step) : step))) : submitted.steps;
   const everyStep = allSteps(steps);
   const metadata = submitted.metadata === undefined ? { name: defaults.workflowId } : isRecord(submitted.metadata) && !Object.hasOwn(submitted.metadata, "name") ? { name: defaults.workflowId, ...submitted.metadata } : submitted.metadata;
   const section = (value: unknown, schema: unknown) => (value === undefined ? { schema } : isRecord(value) && !Object.hasOwn(value, "schema") ? { ...value, schema } : value);
   const permissions = submitted.permissions === undefined ? {} : submitted.permissions;
-  const completedPermissions = isRecord(permissions)
-    ? {
-        ...permissions,
-        ...(Object.hasOwn(permissions, "models") ? {} : { models: usedModels(everyStep) }),
-        ...(Object.hasOwn(permissions, "tools") ? {} : { tools: usedTools(everyStep, defaults.toolNames) }),
-      }
-    : permissions;
-  return {
-    ...submitted,
+  const completedPermissions =
+    isRecord(permissions) && !(Object.hasOwn(permissions, "models") && Object.hasOwn(permissions, "tools"))
+      ? {
+          ...permissions,
+          ...(Object.hasOwn(permissions, "models") ? {} : { models: usedModels(everyStep) }),
+          ...(Object.hasOwn(permissions, "tools") ? {} : { tools: usedTools(everyStep, defaults.toolNames) }),
+        }
+      : permissions;
+  const completed = {
     apiVersion: submitted.apiVersion ?? LWIR_API_VERSION,
     kind: submitted.kind ?? LWIR_KIND,
     metadata,
@@ -108,4 +123,6 @@ export function completeSubmission(submitted: unknown, defaults: SubmissionDefau
     permissions: completedPermissions,
     ...(steps === undefined ? {} : { steps }),
   };
+  const unchanged = (Object.keys(completed) as (keyof typeof completed)[]).every((key) => Object.hasOwn(submitted, key) && submitted[key] === completed[key]);
+  return unchanged ? submitted : { ...submitted, ...completed };
 }

@@ -1,4 +1,4 @@
-import { sha256Digest } from "@little-stack/canonical";
+import { canonicalSnapshot, sha256Digest } from "@little-stack/canonical";
 import type { FixerManifest, WorkerManifest } from "@little-stack/harness";
 import type { LwirStep } from "@little-stack/lwir";
 import { memoryStoreIds } from "@little-stack/memory";
@@ -30,8 +30,9 @@ export function workerRoleFor(step: LwirStep): "worker.ai-generate" | "worker.co
  */
 export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): WorkerManifest {
   const ai = step.uses === "ai.generate" ? step.with : undefined;
-  // Frozen (and its store list): the harness hashes a frozen manifest once for the whole session start.
-  return Object.freeze({
+  // A canonicalSnapshot: canonicalized once, then its hash (manifestHash) and its place in the
+  // `harness.session.started` payload reuse that text instead of walking it twice more per step.
+  return canonicalSnapshot({
     harnessId: run.harnessId,
     workflowDefinitionHash: run.workflowDefinitionHash,
     workflowVersionId: run.workflowVersionId,
@@ -42,18 +43,18 @@ export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: str
     skillsHash: resources.skillsHash,
     allowedToolsHash: run.allowedToolsHash,
     bashCapabilitiesHash: noBashHash,
-    memoryStoreIds: Object.freeze(memoryStoreIds(resources.memoryMounts)),
-  });
+    memoryStoreIds: memoryStoreIds(resources.memoryMounts),
+  }).value;
 }
 
 /** The fixer's manifest: the worker's, plus its own model and prompt, and the shell over its mounts. */
 export function fixerManifestFor(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): FixerManifest {
   const fixer = step.onFailure?.fixer;
-  return Object.freeze({
+  return canonicalSnapshot({
     ...workerManifestFor(run, step, stepPath, resources),
     bashCapabilitiesHash: sessionShellHash(resources),
     fixerModelSlotId: fixer?.model ?? "",
     fixerSystemHash: sha256Digest(fixer?.system ?? ""),
     fixerMaxAttempts: fixer?.maxAttempts ?? 0,
-  });
+  }).value;
 }
