@@ -1,9 +1,13 @@
-import { Ajv, type ErrorObject } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import _addFormats from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, Options } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import type _addFormats from "ajv-formats";
 
-// Under NodeNext the CommonJS default export of ajv-formats is typed as a namespace.
-const addFormats = _addFormats as unknown as typeof _addFormats.default;
+// Ajv and ajv-formats are CommonJS and cost ~60 ms to load, so they are required on first use, not
+// imported: `little validate` and validateLwir never need them (meta-validation runs the
+// precompiled validators of meta-schema-validators.ts), only createSchemaValidator does, and it is
+// synchronous, which rules out import().
+const require = createRequire(import.meta.url);
 
 export type SchemaDialect = "2020-12" | "draft-07";
 
@@ -25,17 +29,31 @@ export function schemaDialectOf(schema: unknown): SchemaDialect | undefined {
 
 export const supportedSchemaUris = Object.keys(dialectUris);
 
-type AjvInstance = Ajv | Ajv2020;
+export type AjvInstance = Ajv | Ajv2020;
 const instances = new Map<SchemaDialect, AjvInstance>();
 
-/** One shared Ajv per dialect (allErrors, non-strict, formats known); created on first use. */
+/**
+ * A new Ajv for a dialect with lwir's options (allErrors, non-strict, formats from ajv-formats),
+ * plus `extraOptions`. scripts/generate-meta-schema-validators.ts builds its instances here too,
+ * so the precompiled meta-schema validators are compiled with exactly these options.
+ */
+export function createAjv(dialect: SchemaDialect, extraOptions: Options = {}): AjvInstance {
+  // addUsedSchema: false keeps schemas with the same `$id` from colliding in Ajv's registry.
+  const options: Options = { strict: false, allErrors: true, addUsedSchema: false, ...extraOptions };
+  const instance =
+    dialect === "2020-12"
+      ? new (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020(options)
+      : new (require("ajv") as typeof import("ajv")).Ajv(options);
+  const addFormats = require("ajv-formats") as typeof _addFormats.default;
+  addFormats(instance);
+  return instance;
+}
+
+/** One shared Ajv per dialect (see createAjv); created, and Ajv loaded, on first use. */
 export function ajvFor(dialect: SchemaDialect): AjvInstance {
   let instance = instances.get(dialect);
   if (instance === undefined) {
-    // addUsedSchema: false keeps schemas with the same `$id` from colliding in Ajv's registry.
-    const options = { strict: false, allErrors: true, addUsedSchema: false } as const;
-    instance = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
-    addFormats(instance);
+    instance = createAjv(dialect);
     instances.set(dialect, instance);
   }
   return instance;
