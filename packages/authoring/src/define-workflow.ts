@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { canonicalSnapshot, LittleWorkflowError } from "@little-stack/canonical";
+import { CanonicalJsonError, canonicalSnapshot, LittleWorkflowError } from "@little-stack/canonical";
 import { bashCapabilityProblem, createToolRegistry, workflowHarness, type Harness, type ToolRegistry, type WorkflowBashCapabilities } from "@little-stack/harness";
 import { normalizeOutputMode, normalizeSchema, schemasEquivalent, validateLwir, type JsonSchema, type LwirDocument, type LwirOutputMode } from "@little-stack/lwir";
 import { checkStoreName, resolveMemoryConfig, type MemoryConfig, type ResolvedMemoryConfig } from "@little-stack/memory";
@@ -181,7 +181,11 @@ function positiveInteger(value: unknown, field: string, fallback: number, contex
 }
 
 function checkFixedPlan(options: { plan: unknown; workflowId: string; models: readonly ModelSlot[]; globalTools: readonly string[]; context: DefinitionContext }): LwirDocument {
-  const { plan, context } = options;
+  const { context } = options;
+  // A frozen shared snapshot first: what the caller does to its object later cannot change the
+  // definition (or its hash), the copy's canonical text is made once for every run of the plan,
+  // and the verdict validateLwir keeps with it spares the compiler and the runtime their checks.
+  const plan = snapshotOrAsIs(options.plan);
   const checked = validateLwir(plan);
   if (!checked.valid) {
     const lines = checked.findings.slice(0, 10).map((finding) => `${finding.path} ${finding.code}: ${finding.message}`);
@@ -203,9 +207,17 @@ function checkFixedPlan(options: { plan: unknown; workflowId: string; models: re
       context.fail("definition.unknown_tool", `plan.permissions.tools[${index}]`, `names the tool "${name}", which is not in the workflow's tools (${[...tools].join(", ") || "none"})`, "Add the tool to tools, or remove it from the plan.");
     }
   });
-  // A frozen copy: what the caller does to its object later cannot change the definition (or its
-  // hash), and the copy's canonical text is made once for every run of the plan.
-  return canonicalSnapshot(document, { share: true }).value;
+  return document;
+}
+
+/** Not JSON: as it is, for validateLwir to name what is wrong. */
+function snapshotOrAsIs(plan: unknown): unknown {
+  try {
+    return canonicalSnapshot(plan, { share: true }).value;
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) return plan;
+    throw error;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CanonicalJsonError } from "./canonical-json-error.js";
 import { canonicalJson, maxCanonicalJsonDepth } from "./canonical-json.js";
-import { canonicalSnapshot } from "./canonical-snapshot.js";
+import { canonicalSnapshot, canonicalSnapshotOf } from "./canonical-snapshot.js";
 import { sha256Digest } from "./digest.js";
 
 function isDeepFrozen(value: unknown): boolean {
@@ -30,6 +30,8 @@ describe("canonicalSnapshot", () => {
     expect(Object.hasOwn(snapshot.value, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(snapshot.value)).toBe(Object.prototype);
     expect(canonicalJson(snapshot.value)).toBe(snapshot.json);
+    // The value's own key order is kept (a schema's property order matters to a model).
+    expect(JSON.stringify(snapshot.value)).toBe(JSON.stringify(fresh()));
   });
 
   it("gives the same text inside larger values as the walk would, and the same digest", () => {
@@ -56,6 +58,10 @@ describe("canonicalSnapshot", () => {
     const snapshot = canonicalSnapshot(fresh());
     expect(canonicalSnapshot(snapshot.value)).toBe(snapshot);
     expect(canonicalSnapshot(snapshot.value, { share: true })).toBe(snapshot);
+    expect(canonicalSnapshotOf(snapshot.value)).toBe(snapshot);
+    expect(canonicalSnapshotOf(fresh())).toBeUndefined();
+    expect(canonicalSnapshotOf(Object.freeze({ a: 1 }))).toBeUndefined();
+    expect(canonicalSnapshotOf("text")).toBeUndefined();
   });
 
   it("still enforces the depth limit where a snapshot is nested deep", () => {

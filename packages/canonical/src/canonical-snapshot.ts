@@ -28,8 +28,9 @@ export type CanonicalSnapshotOptions = {
 /**
  * Canonicalizes `value` once (throws `CanonicalJsonError` as `canonicalJson` does) and returns a
  * deep-frozen copy of it whose text `canonicalJson` and `sha256Digest` then reuse, wherever the
- * copy appears — alone or inside a larger value. The caller's value is left as it was. A value
- * that is itself a snapshot's copy returns that snapshot.
+ * copy appears — alone or inside a larger value. The copy keeps the value's key order (a schema's
+ * property order matters to a model). The caller's value is left as it was. A value that is itself
+ * a snapshot's copy returns that snapshot.
  */
 export function canonicalSnapshot<T>(value: T, options?: CanonicalSnapshotOptions): CanonicalSnapshot<T> {
   const own = typeof value === "object" && value !== null ? rememberedText(value)?.snapshot : undefined;
@@ -46,6 +47,11 @@ export function canonicalSnapshot<T>(value: T, options?: CanonicalSnapshotOption
     recentByText.set(json, snapshot as CanonicalSnapshot<unknown>);
   }
   return snapshot;
+}
+
+/** The snapshot `value` is the copy of, if it is one (for callers that can then skip a walk). */
+export function canonicalSnapshotOf(value: unknown): CanonicalSnapshot<unknown> | undefined {
+  return typeof value === "object" && value !== null ? (rememberedText(value)?.snapshot as CanonicalSnapshot<unknown> | undefined) : undefined;
 }
 
 /**
@@ -65,6 +71,7 @@ function frozenCopy(value: unknown): { readonly copy: unknown; readonly height: 
     return { copy: Object.freeze(copy), height };
   }
   const copy: Record<string, unknown> = {};
+  // Keys in the value's own order: a JSON Schema's property order is what a model generates by.
   for (const key of Object.keys(value)) {
     const child = frozenCopy((value as Record<string, unknown>)[key]);
     if (key === "__proto__") Object.defineProperty(copy, key, { value: child.copy, enumerable: true, writable: true, configurable: true });

@@ -1,3 +1,4 @@
+import { canonicalSnapshot } from "@little-stack/canonical";
 import { describe, expect, it } from "vitest";
 import { LWIR_FINDING_CODES } from "./findings.js";
 import { fixtureNames, loadFixture } from "./__fixtures__/load-fixture.js";
@@ -170,6 +171,23 @@ describe("validateLwir never throws", () => {
       const first = validateLwir(doc);
       expectWellFormed(first);
       expect(validateLwir(doc)).toEqual(first);
+    }
+    expectPrototypesClean();
+  });
+
+  it("with the same findings for a canonicalSnapshot copy (verdict kept) as for the document (1000 mutated fixtures)", () => {
+    const random = seededRandom(99);
+    for (let index = 0; index < 1000; index += 1) {
+      const doc = loadFixture(fixtureNames[index % fixtureNames.length] as (typeof fixtureNames)[number]);
+      mutateRandomly(doc, random);
+      const expected = validateLwir(doc);
+      const snapshot = canonicalSnapshot(doc).value;
+      const first = validateLwir(snapshot);
+      expect(first).toEqual(expected);
+      const again = validateLwir(snapshot);
+      expect(again).toEqual(expected);
+      // Each caller gets its own findings array.
+      expect(again.findings).not.toBe(first.findings);
     }
     expectPrototypesClean();
   });

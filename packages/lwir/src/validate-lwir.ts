@@ -1,4 +1,4 @@
-import { LittleWorkflowError, canonicalJson } from "@little-stack/canonical";
+import { LittleWorkflowError, canonicalJson, canonicalSnapshotOf } from "@little-stack/canonical";
 import { FindingList } from "./findings.js";
 import { checkCodeRunRules } from "./rules/code-run-rules.js";
 import { checkDecisionRules } from "./rules/decision-rules.js";
@@ -56,8 +56,20 @@ function nonHashableMessage(error: unknown): string {
  * ids), returning every finding in one pass. Never throws, whatever `doc` is.
  */
 export function validateLwir(doc: unknown): ValidationResult {
-  return validateWithRuleFamilies({ doc, families: ruleFamilies });
+  // A canonicalSnapshot copy cannot change, so its verdict is kept with it: a fixed plan is
+  // checked by defineWorkflow, the compiler and the runtime, and on a 10,000-step plan each full
+  // check allocates ~100 MB. The caller gets its own findings array either way.
+  const snapshot = canonicalSnapshotOf(doc);
+  if (snapshot === undefined) return validateWithRuleFamilies({ doc, families: ruleFamilies });
+  let verdict = snapshotVerdicts.get(snapshot);
+  if (verdict === undefined) {
+    verdict = validateWithRuleFamilies({ doc, families: ruleFamilies });
+    snapshotVerdicts.set(snapshot, verdict);
+  }
+  return { valid: verdict.valid, findings: [...verdict.findings] } as ValidationResult;
 }
+
+const snapshotVerdicts = new WeakMap<object, ValidationResult>();
 
 /**
  * The validation pipeline with its rule families as an input, so tests can prove that a crashing
@@ -75,6 +87,8 @@ export function validateWithRuleFamilies(options: {
       // The rules walk a fresh parse of the canonical form: plain data only, no getters or
       // proxies, nothing that can change or throw while it is being read, and exactly the
       // content that gets hashed.
+      // (A canonicalSnapshot copy gives its kept text at once; parsed, its findings come in the
+      // same order as for any document.)
       snapshot = JSON.parse(canonicalJson(options.doc));
     } catch (error) {
       findings.report({ code: "lwir.non_hashable", path: [], message: nonHashableMessage(error) });
