@@ -154,7 +154,10 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
   async function writeOwnerFile(lock: { runId: string; owner: object }): Promise<void> {
     const folder = join(paths.locks, lock.runId);
     await mkdir(folder, { recursive: true });
-    await writeFileDurably({ path: join(folder, "owner.json"), data: `${JSON.stringify(lock.owner, null, 2)}\n`, sync });
+    // Never fsynced: a mirror for people and tools, the lock row being the truth; after a machine
+    // crash the process it names is gone and the next acquire recovers the row. Atomic (rename)
+    // all the same, so a reader never sees half of it. Saves four fsyncs per strict run.
+    await writeFileDurably({ path: join(folder, "owner.json"), data: `${JSON.stringify(lock.owner, null, 2)}\n`, sync: false });
   }
 
   async function removeOwnerFile(runId: string, token: string): Promise<void> {

@@ -202,3 +202,49 @@ describe("org union, precedence, prompt block, staging, hash", () => {
     expect(skillsHash([])).not.toBe(first);
   });
 });
+
+describe("built-in skills", () => {
+  it("are resolved once per process and data dir (the SDK's files do not change under it), and replaced by a workflow skill of the same name", async () => {
+    const directory = writeSkillDir(join(root, "builtin", "guide"), skillMd("guide", "Built-in guide."), { "topic.md": "one" });
+    const builtin = [skill(directory)];
+    const first = await resolveSkills([], { dataDir, includeOrg: false, builtin });
+    expect(first.skills.map((entry) => [entry.name, entry.origin])).toEqual([["guide", "builtin"]]);
+    writeFileSync(join(directory, "topic.md"), "two");
+    const again = await resolveSkills([], { dataDir, includeOrg: false, builtin });
+    expect(again.hash).toBe(first.hash);
+    // Another data dir resolves afresh (and sees the file as it is now).
+    const elsewhere = await resolveSkills([], { dataDir: join(root, "other-data"), includeOrg: false, builtin });
+    expect(elsewhere.hash).not.toBe(first.hash);
+    // A reference resolved for the first time reads the directory as it is.
+    const fresh = await resolveSkills([], { dataDir, includeOrg: false, builtin: [skill(directory)] });
+    expect(fresh.hash).toBe(elsewhere.hash);
+    const workflow = writeSkillDir(join(root, "workflow", "guide"), skillMd("guide", "The workflow's own guide."));
+    const replaced = await resolveSkills([skill(workflow)], { dataDir, includeOrg: false, builtin });
+    expect(replaced.skills.map((entry) => [entry.description, entry.origin])).toEqual([["The workflow's own guide.", "workflow"]]);
+  });
+
+  it("a built-in that failed to resolve is tried again", async () => {
+    const directory = join(root, "builtin", "late");
+    const builtin = [skill(directory)];
+    await expect(resolveSkills([], { dataDir, includeOrg: false, builtin })).rejects.toThrow();
+    writeSkillDir(directory, skillMd("late", "Arrives later."));
+    const resolved = await resolveSkills([], { dataDir, includeOrg: false, builtin });
+    expect(resolved.skills.map((entry) => entry.name)).toEqual(["late"]);
+  });
+});
+
+describe("directory digests", () => {
+  it("do not depend on how many files a directory has in flight or in which order they finish", async () => {
+    const files = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`f${index}.md`, `content ${index}`]));
+    const left = writeSkillDir(join(root, "left", "many"), skillMd("many", "Many files."), files);
+    mkdirSync(join(left, "nested", "deeper"), { recursive: true });
+    writeFileSync(join(left, "nested", "deeper", "x.md"), "x");
+    const right = writeSkillDir(join(root, "right", "many"), skillMd("many", "Many files."), Object.fromEntries(Object.entries(files).reverse()));
+    mkdirSync(join(right, "nested", "deeper"), { recursive: true });
+    writeFileSync(join(right, "nested", "deeper", "x.md"), "x");
+    const [a, b] = await Promise.all([resolveSkill(skill(left), { dataDir }), resolveSkill(skill(right), { dataDir })]);
+    expect(a.contentHash).toBe(b.contentHash);
+    writeFileSync(join(right, "nested", "deeper", "x.md"), "y");
+    expect((await resolveSkill(skill(right), { dataDir })).contentHash).not.toBe(a.contentHash);
+  });
+});

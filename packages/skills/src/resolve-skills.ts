@@ -40,9 +40,31 @@ export async function resolveSkills(
   }
   const org = options.includeOrg === false ? { skills: [], warnings: [] } : await loadOrgSkills(options);
   const builtin: SkillDescriptor[] = [];
-  for (const entry of options.builtin ?? []) builtin.push({ ...(await resolveSkill(entry, options)), origin: "builtin" });
+  for (const entry of options.builtin ?? []) builtin.push({ ...(await resolveBuiltinOnce(entry, options)), origin: "builtin" });
   const merged = mergeSkills({ workflow, org: org.skills, builtin });
   const warnings = [...org.warnings, ...merged.warnings];
   for (const warning of warnings) options.logger?.warn(warning.message, warning);
   return { skills: merged.skills, warnings, hash: skillsHash(merged.skills) };
+}
+
+/**
+ * Built-in skills ship inside the SDK's own packages, which do not change under a running process,
+ * so each is read and hashed once per process and data dir: the planner's `lwir` skill is 13
+ * files, and reading them one by one on every run cost a fixed-plan run of one step ~5 ms of
+ * waiting for the file system. A failed resolution is not kept.
+ */
+const resolvedBuiltins = new WeakMap<SkillReference, Map<string, Promise<SkillDescriptor>>>();
+
+function resolveBuiltinOnce(entry: SkillReference, options: ResolveSkillOptions): Promise<SkillDescriptor> {
+  let byDataDir = resolvedBuiltins.get(entry);
+  if (byDataDir === undefined) {
+    byDataDir = new Map();
+    resolvedBuiltins.set(entry, byDataDir);
+  }
+  const known = byDataDir.get(options.dataDir);
+  if (known !== undefined) return known;
+  const resolving = resolveSkill(entry, options);
+  byDataDir.set(options.dataDir, resolving);
+  resolving.catch(() => byDataDir.delete(options.dataDir));
+  return resolving;
 }
