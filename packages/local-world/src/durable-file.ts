@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { fileWriteError } from "./world-errors.js";
@@ -43,5 +44,25 @@ export async function syncFolder(folder: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * `writeFileDurably` without the fsyncs, synchronously: for small files that must never be seen
+ * half-written but need not survive a machine crash (the lock mirror). Synchronous because each
+ * asynchronous step is a round trip to the file system thread pool, several per run.
+ */
+export function writeFileAtomicallySync(path: string, data: string): void {
+  const temporary = join(dirname(path), `.tmp-${process.pid}-${randomBytes(6).toString("hex")}-${basename(path)}`);
+  try {
+    writeFileSync(temporary, data, { flag: "wx", mode: 0o644 });
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Never created, or already renamed.
+    }
+    throw fileWriteError(path, error);
   }
 }

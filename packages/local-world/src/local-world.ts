@@ -1,10 +1,10 @@
 import { LittleWorkflowError } from "@little-stack/canonical";
-import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
-import { mkdir, readFile, rm, unlink } from "node:fs/promises";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { ArtifactIntegrityError, ArtifactNotFoundError } from "./artifact-errors.js";
 import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact } from "./artifact-content.js";
-import { writeFileDurably } from "./durable-file.js";
+import { writeFileAtomicallySync, writeFileDurably } from "./durable-file.js";
 import { DeferredEventLists } from "./deferred-event-lists.js";
 import { resolveDurability, type Durability } from "./durability.js";
 import { prepareEvents } from "./event-envelope.js";
@@ -151,26 +151,37 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
     }
   }
 
+  // The lock mirror is written and removed with synchronous calls (as SQLite is used here): each
+  // asynchronous step was a round trip to the thread pool, and a run takes two locks.
   async function writeOwnerFile(lock: { runId: string; owner: object }): Promise<void> {
     const folder = join(paths.locks, lock.runId);
-    await mkdir(folder, { recursive: true });
+    mkdirSync(folder, { recursive: true });
     // Never fsynced: a mirror for people and tools, the lock row being the truth; after a machine
     // crash the process it names is gone and the next acquire recovers the row. Atomic (rename)
     // all the same, so a reader never sees half of it. Saves four fsyncs per strict run.
-    await writeFileDurably({ path: join(folder, "owner.json"), data: `${JSON.stringify(lock.owner, null, 2)}\n`, sync: false });
+    writeFileAtomicallySync(join(folder, "owner.json"), `${JSON.stringify(lock.owner, null, 2)}\n`);
   }
 
   async function removeOwnerFile(runId: string, token: string): Promise<void> {
     const file = join(paths.locks, runId, "owner.json");
-    const text = await readOptional(file);
-    if (text === undefined) return;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "ENOENT") return;
+      throw error;
+    }
     try {
       if ((JSON.parse(text) as { token?: unknown }).token !== token) return;
     } catch {
       // A damaged mirror of our own lock: remove it.
     }
-    await unlink(file).catch(() => undefined);
-    await rm(join(paths.locks, runId), { recursive: false, force: true }).catch(() => undefined);
+    try {
+      unlinkSync(file);
+      rmdirSync(join(paths.locks, runId));
+    } catch {
+      // Best effort: gone already, or another lock's mirror was written into the folder since.
+    }
   }
 
   return {
