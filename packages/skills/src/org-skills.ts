@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { LittleWorkflowError } from "@little-stack/canonical";
@@ -22,6 +23,8 @@ export async function loadOrgSkills(options: { readonly dataDir: string }): Prom
 }> {
   const dataDir = resolve(options.dataDir);
   const root = orgSkillsRoot(dataDir);
+  // Most data dirs have no org skills: a cheap check instead of an ENOENT thrown every session.
+  if (!existsSync(root)) return { skills: [], warnings: [] };
   let entries;
   try {
     entries = await readdir(root, { withFileTypes: true });
