@@ -84,9 +84,8 @@ function writePlain(value: unknown, depth: number): string {
   if (prototype !== Object.prototype && prototype !== null) throw notPlain;
   if (Object.getOwnPropertySymbols(value).length > 0) throw notPlain;
   const record = value as Record<string, unknown>;
-  // The default sort compares UTF-16 code units, which is exactly the JCS key order.
   const keys = Object.keys(record);
-  if (keys.length > 1) keys.sort();
+  sortKeys(keys);
   let text = "{";
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index] as string;
@@ -94,6 +93,28 @@ function writePlain(value: unknown, depth: number): string {
     text += quotedKey(key) + writePlain(record[key], depth + 1);
   }
   return `${text}}`;
+}
+
+/**
+ * Sorts keys in place by UTF-16 code units (JCS order; `<` on strings compares code units, as the
+ * default sort does). Payload objects have a handful of keys, often in order already: insertion
+ * sort allocates nothing, where Array.prototype.sort allocates a work area for every object.
+ */
+function sortKeys(keys: string[]): void {
+  if (keys.length > 24) {
+    keys.sort();
+    return;
+  }
+  for (let index = 1; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    let at = index - 1;
+    if (!(key < (keys[at] as string))) continue;
+    while (at >= 0 && key < (keys[at] as string)) {
+      keys[at + 1] = keys[at] as string;
+      at -= 1;
+    }
+    keys[at + 1] = key;
+  }
 }
 
 function fail(path: readonly JsonPathSegment[], problem: string): never {
