@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { CanonicalJsonError, canonicalSnapshot, LittleWorkflowError } from "@little-stack/canonical";
+import { LittleWorkflowError, snapshotIfJson } from "@little-stack/canonical";
 import { bashCapabilityProblem, createToolRegistry, workflowHarness, type Harness, type ToolRegistry, type WorkflowBashCapabilities } from "@little-stack/harness";
 import { normalizeOutputMode, normalizeSchema, schemasEquivalent, validateLwir, type JsonSchema, type LwirDocument, type LwirOutputMode } from "@little-stack/lwir";
 import { checkStoreName, resolveMemoryConfig, type MemoryConfig, type ResolvedMemoryConfig } from "@little-stack/memory";
@@ -185,7 +185,7 @@ function checkFixedPlan(options: { plan: unknown; workflowId: string; models: re
   // A frozen shared snapshot first: what the caller does to its object later cannot change the
   // definition (or its hash), the copy's canonical text is made once for every run of the plan,
   // and the verdict validateLwir keeps with it spares the compiler and the runtime their checks.
-  const plan = snapshotOrAsIs(options.plan);
+  const plan = snapshotIfJson(options.plan, { share: true });
   const checked = validateLwir(plan);
   if (!checked.valid) {
     const lines = checked.findings.slice(0, 10).map((finding) => `${finding.path} ${finding.code}: ${finding.message}`);
@@ -210,15 +210,6 @@ function checkFixedPlan(options: { plan: unknown; workflowId: string; models: re
   return document;
 }
 
-/** Not JSON: as it is, for validateLwir to name what is wrong. */
-function snapshotOrAsIs(plan: unknown): unknown {
-  try {
-    return canonicalSnapshot(plan, { share: true }).value;
-  } catch (error) {
-    if (error instanceof CanonicalJsonError) return plan;
-    throw error;
-  }
-}
 
 /**
  * The definition's input schema and output mode. With a fixed plan, one left out is taken from

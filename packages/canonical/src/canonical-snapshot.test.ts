@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CanonicalJsonError } from "./canonical-json-error.js";
 import { canonicalJson, maxCanonicalJsonDepth } from "./canonical-json.js";
-import { canonicalSnapshot, canonicalSnapshotOf } from "./canonical-snapshot.js";
+import { canonicalSnapshot, canonicalSnapshotOf, snapshotIfJson } from "./canonical-snapshot.js";
 import { sha256Digest } from "./digest.js";
 
 function isDeepFrozen(value: unknown): boolean {
@@ -80,5 +80,14 @@ describe("canonicalSnapshot", () => {
   it("keeps primitives as they are", () => {
     expect(canonicalSnapshot("text")).toEqual({ value: "text", json: '"text"' });
     expect(canonicalSnapshot(null).json).toBe("null");
+  });
+
+  it("snapshotIfJson: the copy for plain JSON, the value itself otherwise", () => {
+    const value = fresh();
+    const copy = snapshotIfJson(value);
+    expect(copy).not.toBe(value);
+    expect(canonicalSnapshotOf(copy)?.value).toBe(copy);
+    const notJson = { at: new Date(0) };
+    expect(snapshotIfJson(notJson)).toBe(notJson);
   });
 });

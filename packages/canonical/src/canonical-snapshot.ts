@@ -1,3 +1,4 @@
+import { CanonicalJsonError } from "./canonical-json-error.js";
 import { canonicalJson } from "./canonical-json.js";
 import { rememberText, rememberedText } from "./remembered-texts.js";
 
@@ -47,6 +48,19 @@ export function canonicalSnapshot<T>(value: T, options?: CanonicalSnapshotOption
     recentByText.set(json, snapshot as CanonicalSnapshot<unknown>);
   }
   return snapshot;
+}
+
+/**
+ * The snapshot's copy of `value`, or `value` itself when it is not plain JSON — for documents that
+ * are checked next, so the checks (not a thrown CanonicalJsonError) name what is wrong.
+ */
+export function snapshotIfJson<T>(value: T, options?: CanonicalSnapshotOptions): T {
+  try {
+    return canonicalSnapshot(value, options).value;
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) return value;
+    throw error;
+  }
 }
 
 /** The snapshot `value` is the copy of, if it is one (for callers that can then skip a walk). */

@@ -1,5 +1,5 @@
 export { canonicalJson, maxCanonicalJsonDepth } from "./canonical-json.js";
-export { canonicalSnapshot, canonicalSnapshotOf, type CanonicalSnapshot, type CanonicalSnapshotOptions } from "./canonical-snapshot.js";
+export { canonicalSnapshot, canonicalSnapshotOf, snapshotIfJson, type CanonicalSnapshot, type CanonicalSnapshotOptions } from "./canonical-snapshot.js";
 export { CanonicalJsonError } from "./canonical-json-error.js";
 export { CanonicalText } from "./canonical-text.js";
 export {

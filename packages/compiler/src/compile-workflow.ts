@@ -1,5 +1,5 @@
 import { workflowDefinitionReady, type WorkflowDefinition } from "@little-stack/authoring";
-import { CanonicalJsonError, canonicalJson, canonicalSnapshot, sha256Digest } from "@little-stack/canonical";
+import { CanonicalJsonError, canonicalJson, sha256Digest, snapshotIfJson } from "@little-stack/canonical";
 import {
   CapabilityDriftError,
   harnessEventSinkFromWorld,
@@ -137,21 +137,6 @@ function checkPlannerDrift(events: readonly EventEnvelope[], runId: string, mani
       currentHash,
       diff: jsonDiff(payload.manifest, manifest, "manifest"),
     });
-  }
-}
-
-/**
- * The plan as a canonicalSnapshot (frozen, its text and digest kept): the verdict cache, the
- * validation events, registerWorkflowVersion and WorkflowVersionRegistered then reuse one
- * canonicalization instead of walking a long plan five times per run. Not JSON: as it was, for
- * the checks to name what is wrong.
- */
-function snapshotOf(plan: unknown): unknown {
-  try {
-    return canonicalSnapshot(plan, { share: true }).value;
-  } catch (error) {
-    if (error instanceof CanonicalJsonError) return plan;
-    throw error;
   }
 }
 
@@ -317,7 +302,10 @@ async function planValidLwir(options: {
       throw new InvalidCompileOptionsError("planner.harness", `returned a "${result.kind}" result for a plan task; a planner harness must return { kind: "plan", lwir }`);
     }
     // Idempotent: a default-harness plan is complete already; a custom harness's gets the same help.
-    const planned = snapshotOf(completeSubmission(result.lwir, defaults));
+    // A shared canonicalSnapshot (frozen, its text and digest kept): the verdict cache, the
+    // validation events, registerWorkflowVersion and WorkflowVersionRegistered then reuse one
+    // canonicalization instead of walking a long plan five times per run.
+    const planned = snapshotIfJson(completeSubmission(result.lwir, defaults), { share: true });
     const findings = [...checkPlanOnce({ plan: planned, target, check })];
     // A submission accepted inside the session already has its verdict; record one only for LWIR the harness produced otherwise.
     if (findings.length === 0) {
