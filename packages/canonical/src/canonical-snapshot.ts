@@ -34,7 +34,7 @@ export type CanonicalSnapshotOptions = {
  * a snapshot's copy returns that snapshot.
  */
 export function canonicalSnapshot<T>(value: T, options?: CanonicalSnapshotOptions): CanonicalSnapshot<T> {
-  const own = typeof value === "object" && value !== null ? rememberedText(value)?.snapshot : undefined;
+  const own = canonicalSnapshotOf(value);
   if (own !== undefined) return own as CanonicalSnapshot<T>;
   const json = canonicalJson(value);
   const share = options?.share === true;

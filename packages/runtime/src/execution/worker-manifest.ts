@@ -24,15 +24,10 @@ export function workerRoleFor(step: LwirStep): "worker.ai-generate" | "worker.co
   return "worker.tool-call";
 }
 
-/**
- * The WorkerManifest (seed 000) of one step path: everything the worker's behaviour depends on,
- * its memory stores included (a worker has no shell: `bashCapabilitiesHash` is that of `null`).
- */
-export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): WorkerManifest {
+/** The fields of a step path's WorkerManifest, as a plain object (both manifests are built from it). */
+function workerManifestFields(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): WorkerManifest {
   const ai = step.uses === "ai.generate" ? step.with : undefined;
-  // A canonicalSnapshot: canonicalized once, then its hash (manifestHash) and its place in the
-  // `harness.session.started` payload reuse that text instead of walking it twice more per step.
-  return canonicalSnapshot({
+  return {
     harnessId: run.harnessId,
     workflowDefinitionHash: run.workflowDefinitionHash,
     workflowVersionId: run.workflowVersionId,
@@ -44,14 +39,26 @@ export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: str
     allowedToolsHash: run.allowedToolsHash,
     bashCapabilitiesHash: noBashHash,
     memoryStoreIds: memoryStoreIds(resources.memoryMounts),
-  }).value;
+  };
+}
+
+// Both manifests are canonicalSnapshots: canonicalized once, then their hash (manifestHash) and
+// their place in the `harness.session.started` payload reuse that text instead of walking it
+// twice more per step.
+
+/**
+ * The WorkerManifest (seed 000) of one step path: everything the worker's behaviour depends on,
+ * its memory stores included (a worker has no shell: `bashCapabilitiesHash` is that of `null`).
+ */
+export function workerManifestFor(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): WorkerManifest {
+  return canonicalSnapshot(workerManifestFields(run, step, stepPath, resources)).value;
 }
 
 /** The fixer's manifest: the worker's, plus its own model and prompt, and the shell over its mounts. */
 export function fixerManifestFor(run: RunContext, step: LwirStep, stepPath: string, resources: SessionResources): FixerManifest {
   const fixer = step.onFailure?.fixer;
   return canonicalSnapshot({
-    ...workerManifestFor(run, step, stepPath, resources),
+    ...workerManifestFields(run, step, stepPath, resources),
     bashCapabilitiesHash: sessionShellHash(resources),
     fixerModelSlotId: fixer?.model ?? "",
     fixerSystemHash: sha256Digest(fixer?.system ?? ""),
