@@ -64,6 +64,22 @@ describe("canonicalSnapshot", () => {
     expect(canonicalSnapshotOf("text")).toBeUndefined();
   });
 
+  it("attaches its text to the copy invisibly: the copy has the value's keys only, and is frozen", () => {
+    const value = { b: [1, { c: 2 }], a: "x" };
+    const snapshot = canonicalSnapshot(value);
+    expect(Reflect.ownKeys(snapshot.value)).toEqual(["b", "a"]);
+    expect(Object.getOwnPropertySymbols(snapshot.value)).toEqual([]);
+    expect(Object.isFrozen(snapshot.value)).toBe(true);
+    expect(Object.isFrozen(snapshot.value.b)).toBe(true);
+    expect(Object.isFrozen(snapshot.value.b[1])).toBe(true);
+    // An array copy too, and the caller's value is not touched.
+    const array = canonicalSnapshot([{ z: 1 }]);
+    expect(Reflect.ownKeys(array.value)).toEqual(["0", "length"]);
+    expect(Object.isFrozen(array.value)).toBe(true);
+    expect(canonicalSnapshotOf(array.value)).toBe(array);
+    expect(Object.isFrozen(value)).toBe(false);
+  });
+
   it("still enforces the depth limit where a snapshot is nested deep", () => {
     const snapshot = canonicalSnapshot(nested(maxCanonicalJsonDepth - 5));
     expect(() => canonicalJson(snapshot.value)).not.toThrow();

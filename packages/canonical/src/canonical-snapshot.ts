@@ -40,9 +40,13 @@ export function canonicalSnapshot<T>(value: T, options?: CanonicalSnapshotOption
   const share = options?.share === true;
   const known = share ? recentByText.get(json) : undefined;
   if (known !== undefined) return known as CanonicalSnapshot<T>;
-  const { copy, height } = frozenCopy(value);
+  const { copy, height } = frozenCopy(value, { root: true });
   const snapshot: CanonicalSnapshot<T> = Object.freeze({ value: copy as T, json });
-  if (typeof copy === "object" && copy !== null) rememberText(copy, { json, height, snapshot });
+  if (typeof copy === "object" && copy !== null) {
+    // The text goes onto the copy before the copy is frozen (see remembered-texts.ts).
+    rememberText(copy, { json, height, snapshot });
+    Object.freeze(copy);
+  }
   if (share) {
     if (recentByText.size >= recentLimit) recentByText.delete(recentByText.keys().next().value as string);
     recentByText.set(json, snapshot as CanonicalSnapshot<unknown>);
@@ -69,10 +73,12 @@ export function canonicalSnapshotOf(value: unknown): CanonicalSnapshot<unknown> 
 }
 
 /**
- * Copies and freezes in one walk. The value was just canonicalized, so it is plain JSON: arrays,
- * plain objects and primitives only. A `__proto__` key is defined as data, not set as a prototype.
+ * Copies and freezes in one walk (all but the root, which the caller freezes once it has attached
+ * the text). The value was just canonicalized, so it is plain JSON: arrays, plain objects and
+ * primitives only. A `__proto__` key is defined as data, not set as a prototype.
  */
-function frozenCopy(value: unknown): { readonly copy: unknown; readonly height: number } {
+function frozenCopy(value: unknown, options?: { readonly root: true }): { readonly copy: unknown; readonly height: number } {
+  const freeze = options?.root === true ? <V>(copy: V): V => copy : Object.freeze;
   if (typeof value !== "object" || value === null) return { copy: value, height: -1 };
   let height = 0;
   if (Array.isArray(value)) {
@@ -82,7 +88,7 @@ function frozenCopy(value: unknown): { readonly copy: unknown; readonly height: 
       copy[index] = child.copy;
       height = Math.max(height, child.height + 1);
     }
-    return { copy: Object.freeze(copy), height };
+    return { copy: freeze(copy), height };
   }
   const copy: Record<string, unknown> = {};
   // Keys in the value's own order: a JSON Schema's property order is what a model generates by.
@@ -92,5 +98,5 @@ function frozenCopy(value: unknown): { readonly copy: unknown; readonly height: 
     else copy[key] = child.copy;
     height = Math.max(height, child.height + 1);
   }
-  return { copy: Object.freeze(copy), height };
+  return { copy: freeze(copy), height };
 }
