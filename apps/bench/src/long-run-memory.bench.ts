@@ -6,8 +6,10 @@
 //   pnpm --filter @little-stack-apps/bench run long-run-memory        (LONG_RUN_STEPS=10000 by default)
 //
 // The children run the built packages (dist): `pnpm build` (or `npx tsc -b packages/workflow`) first.
-// Each child prints one JSON line: peak RSS (getrusage maxrss), RSS and heap used after the run
-// and after a forced GC (what the run still holds once it has returned), and the events it returned.
+// Each child prints one JSON line: peak RSS (getrusage maxrss) when runWorkflow has returned and
+// again once result.events was read (a long run's result reads its events from the world then),
+// RSS and heap used after the run and after a forced GC (what the run still holds once it has
+// returned), and the events it returned.
 // A last child runs the long chain again with a forced GC every 1,000 steps: the most the run holds
 // live. Peak RSS moves by ±20 MB between runs with the timing of V8's major GCs; the live heap does not.
 import { execFile } from "node:child_process";
@@ -15,7 +17,7 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
-type Figures = { steps: number; peakRssMb: number; rssAfterMb: number; heapAfterGcMb: number; rssAfterGcMb: number; events: number; seconds: number; liveHeapMb: number };
+type Figures = { steps: number; peakRssMb: number; peakWithEventsMb: number; rssAfterMb: number; heapAfterGcMb: number; rssAfterGcMb: number; events: number; seconds: number; liveHeapMb: number };
 
 /**
  * The child: plain node over the built packages (dist), as a user's process runs them — no
@@ -55,21 +57,27 @@ const tools = createToolRegistry({
 });
 const start = performance.now();
 let events = 0;
+let seconds = 0;
+let rssAfter = process.memoryUsage().rss;
+let runPeak = process.resourceUsage().maxRSS * 1024;
 if (lwir !== null) {
   const workflow = defineWorkflow({ id: lwir.metadata.name, input: { type: "object" }, output: { mode: "json" }, tools: ["noop"], plan: lwir });
-  events = (await runWorkflow(workflow, {}, { world, tools, runId: "run-memory-" + steps })).events.length;
+  const result = await runWorkflow(workflow, {}, { world, tools, runId: "run-memory-" + steps });
+  seconds = (performance.now() - start) / 1000;
+  rssAfter = process.memoryUsage().rss;
+  // The run's own peak, before its events are asked for: a long run's result reads them from the world then.
+  runPeak = process.resourceUsage().maxRSS * 1024;
+  events = result.events.length;
 }
-const seconds = (performance.now() - start) / 1000;
-const rssAfter = process.memoryUsage().rss;
 await world.close();
 globalThis.gc();
-console.log(JSON.stringify({ steps, peakRssMb: mb(process.resourceUsage().maxRSS * 1024), rssAfterMb: mb(rssAfter), heapAfterGcMb: mb(process.memoryUsage().heapUsed), rssAfterGcMb: mb(process.memoryUsage().rss), events, seconds: Math.round(seconds * 10) / 10, liveHeapMb: mb(liveHeap) }));
+console.log(JSON.stringify({ steps, peakRssMb: mb(runPeak), peakWithEventsMb: mb(process.resourceUsage().maxRSS * 1024), rssAfterMb: mb(rssAfter), heapAfterGcMb: mb(process.memoryUsage().heapUsed), rssAfterGcMb: mb(process.memoryUsage().rss), events, seconds: Math.round(seconds * 10) / 10, liveHeapMb: mb(liveHeap) }));
 rmSync(dataDir, { recursive: true, force: true });
 `;
 
-async function measure(steps: number, mode: "peak" | "live" = "peak"): Promise<Figures> {
+async function measure(steps: number, mode: "peak" | "live" = "peak", nodeFlags: readonly string[] = []): Promise<Figures> {
   const benchDir = fileURLToPath(new URL("..", import.meta.url));
-  const args = ["--expose-gc", "--input-type=module", "-e", childProgram, String(steps), mode];
+  const args = [...nodeFlags, "--expose-gc", "--input-type=module", "-e", childProgram, String(steps), mode];
   const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: benchDir, maxBuffer: 1 << 20 });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Figures;
 }
@@ -81,14 +89,19 @@ async function main(): Promise<void> {
   const baseline = await measure(1_000);
   const measured = await measure(long);
   const live = await measure(long, "live");
+  // V8 lets the old generation grow to ~4x the live heap when the heap limit is large (the default
+  // on this machine); a process started with a smaller limit collects sooner. Not what a user gets
+  // by default, so printed beside the target, not as it.
+  const capped = await measure(long, "peak", ["--max-old-space-size=512"]);
   console.log(`load average after: ${loadavg().map((value) => value.toFixed(2)).join(" ")}`);
   const rows = [idle, baseline, measured];
-  console.log("steps\tpeak RSS MB\tRSS after run MB\tRSS after GC MB\theap after GC MB\tevents\ts");
-  for (const row of rows) console.log(`${row.steps}\t${row.peakRssMb}\t${row.rssAfterMb}\t${row.rssAfterGcMb}\t${row.heapAfterGcMb}\t${row.events}\t${row.seconds}`);
+  console.log("steps\tpeak RSS MB (run)\tpeak RSS MB (after reading result.events)\tRSS after run MB\tRSS after GC MB\theap after GC MB\tevents\ts");
+  for (const row of rows) console.log(`${row.steps}\t${row.peakRssMb}\t${row.peakWithEventsMb}\t${row.rssAfterMb}\t${row.rssAfterGcMb}\t${row.heapAfterGcMb}\t${row.events}\t${row.seconds}`);
   const perStepKb = ((measured.peakRssMb - baseline.peakRssMb) * 1024) / (measured.steps - baseline.steps);
   console.log(`peak RSS ${measured.steps} steps / 1,000 steps: ${(measured.peakRssMb / baseline.peakRssMb).toFixed(2)}×; growth ${perStepKb.toFixed(1)} KB per step; over an idle process: +${(measured.peakRssMb - idle.peakRssMb).toFixed(1)} MB`);
   console.log(`live heap (after a full GC every 1,000 steps, a separate run): at most ${live.liveHeapMb} MB during the ${long}-step run; V8 lets the old generation grow to several times that before collecting, which is most of the peak RSS above the idle process`);
-  console.log(`target: peak RSS of the ${measured.steps}-step run under 200 MB — ${measured.peakRssMb < 200 ? "met" : "NOT met"}`);
+  console.log(`same run under node --max-old-space-size=512: peak RSS ${capped.peakRssMb} MB (${capped.seconds} s, against ${measured.seconds} s)`);
+  console.log(`target: peak RSS of the ${measured.steps}-step run under 200 MB (default node flags) — ${measured.peakRssMb < 200 ? "met" : "NOT met"}`);
 }
 
 await main();
