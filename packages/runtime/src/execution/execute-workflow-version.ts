@@ -9,7 +9,7 @@ import type { SkillReference } from "@little-stack/skills";
 import { RunFailedError } from "../errors/run-failed-error.js";
 import { RunInputMismatchError, WorkflowVersionMismatchError } from "../errors/run-integrity-errors.js";
 import { InvalidRunOptionsError } from "../errors/runtime-config-errors.js";
-import type { StepErrorPayload } from "../events/runtime-event-types.js";
+import type { EventRecord, StepErrorPayload } from "../events/runtime-event-types.js";
 import { RunStateFolder } from "../run-state/run-state-folder.js";
 import { captureCapabilities, requireSameCapabilities } from "./capabilities.js";
 import { validateVersionOnce } from "./validated-versions.js";
@@ -19,7 +19,7 @@ import type { RunContext } from "./run-context.js";
 import { RunLog } from "./run-log.js";
 import { RunEventDispatcher } from "../events/run-event-dispatcher.js";
 import type { RunEventListener } from "../events/run-event.js";
-import { buildFailedRunResult, buildRunResult, type RunHistory, type RunResult } from "./run-result.js";
+import { buildFailedRunResult, buildRunResult, type RunResult } from "./run-result.js";
 import { completedRunResult } from "./completed-run-result.js";
 import { Cancellation } from "./cancellation.js";
 import { runScope } from "./run-scope.js";
@@ -166,8 +166,8 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       if (stored.status !== "not_started" && sha256Digest(stored.input ?? null) !== sha256Digest(options.input ?? null)) {
         throw new RunInputMismatchError({ runId, storedDigest: sha256Digest(stored.input ?? null), givenDigest: sha256Digest(options.input ?? null) });
       }
-      if (stored.status === "completed") return await buildRunResult({ world, runId, folder, events: await log.history() });
-      if (stored.status === "failed") throw recordedFailure({ runId, folder, events: await log.history(), workflowVersionId: version.id });
+      if (stored.status === "completed") return await buildRunResult({ world, runId, folder, events: log.stored() });
+      if (stored.status === "failed") throw recordedFailure({ runId, folder, events: log.stored(), workflowVersionId: version.id });
       // Refused before anything is written (like a mismatched input): the run stays resumable.
       if (stored.capabilities !== undefined) requireSameCapabilities({ runId, pinned: stored.capabilities, current: capabilities });
     }
@@ -233,7 +233,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
           },
         },
       ]);
-      return await buildRunResult({ world, runId, folder, events: await log.history(), output });
+      return await buildRunResult({ world, runId, folder, events: log.stored(), output });
     } catch (error) {
       // Once aborted, whatever was in flight failed because of the abort: record the abort.
       if (cancellation.reason?.kind === "run") {
@@ -318,10 +318,10 @@ async function failRun(options: { run: RunContext; failure: StepFailure; folder:
       },
     },
   ]);
-  throw recordedFailure({ runId: run.runId, folder: options.folder, events: await run.log.history(), workflowVersionId: run.workflowVersionId });
+  throw recordedFailure({ runId: run.runId, folder: options.folder, events: run.log.stored(), workflowVersionId: run.workflowVersionId });
 }
 
-function recordedFailure(options: { runId: string; folder: RunStateFolder; events: RunHistory; workflowVersionId: string }): RunFailedError {
+function recordedFailure(options: { runId: string; folder: RunStateFolder; events: readonly EventRecord[]; workflowVersionId: string }): RunFailedError {
   const result = buildFailedRunResult(options);
   return new RunFailedError({
     runId: options.runId,

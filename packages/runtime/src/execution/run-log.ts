@@ -96,18 +96,6 @@ function heldInput(event: EventRecord, text: CanonicalText): AnyEvent {
   return input as unknown as AnyEvent;
 }
 
-/** How many stored events a RunLog keeps in memory (see `RunLog.recent`). */
-export type RunLogRetention = {
-  /** Up to this many events in the run, every one is kept (and the result's events need no read). */
-  readonly keepAll: number;
-  /** Past it, at least the last `window` events are kept (at most twice that). */
-  readonly window: number;
-};
-
-// 4,096 events is a run of ~580 trivial steps: its events cost ~2.5 MB to keep. The window covers
-// every session in flight in the common case (a session reads its own attempt's events).
-const defaultRetention: RunLogRetention = { keepAll: 4096, window: 256 };
-
 /**
  * The one writer of a run's log in this process: appends go to the world one batch at a time
  * (so sequences reach the folder in order) and every stored event is folded into the live state.
@@ -131,18 +119,11 @@ export class RunLog {
   private broken: { readonly error: unknown } | undefined;
 
   /**
-   * The run's most recent stored events, in sequence order (what was read when the run was opened
-   * plus what this log has committed since, as the world returned them): `recent[i]` has sequence
-   * `recentBase + i + 1`. While the run is short (`retention.keepAll` events) this is the whole
-   * run, and its result is built from it without reading the log back; past that only the last
-   * `retention.window` events stay, so a long run's memory does not grow with its history: what
-   * is older is read from the world when it is asked for (a session resumed long after its
-   * attempt started, the result's `events`).
+   * Every event of the run in the store, in sequence order: what was read when the run was opened
+   * plus what this log has committed since (as the world returned it). The run's result is built
+   * from it instead of reading the whole log back.
    */
-  private recent: EventRecord[] = [];
-  private recentBase = 0;
-  /** How many of the run's events are in the store (the sequence of the last one). */
-  private storedCount = 0;
+  private readonly storedEvents: EventRecord[] = [];
 
   constructor(
     readonly world: World,
@@ -150,58 +131,22 @@ export class RunLog {
     readonly folder: RunStateFolder,
     /** Who watches the run live (`onEvent`): told of every commit, in order, as it happens. */
     private readonly watcher?: RunEventDispatcher,
-    private readonly retention: RunLogRetention = defaultRetention,
   ) {}
 
   /** Reads the run's stored events into the folder (once, before the first append). */
   async open(): Promise<void> {
     const events = (await this.world.listEvents(this.runId)) as readonly EventRecord[];
-    for (const event of events) this.folder.apply(event);
-    this.keep(events);
+    for (const event of events) {
+      this.folder.apply(event);
+      this.storedEvents.push(event);
+    }
     // What a resumed (or finished) run has recorded reaches the watcher first, flagged.
     this.watcher?.committed(events, { replayed: true });
   }
 
-  /**
-   * The run's stored events (held announcements are not in it until committed), for its result:
-   * the array itself while this log holds every one of them; otherwise a reader of the world's
-   * copy, which reads and verifies the log on its first call (`World.deferListEvents`; a world
-   * without it is read here).
-   */
-  async history(): Promise<readonly EventRecord[] | (() => readonly EventRecord[])> {
-    if (this.recentBase === 0) return this.recent;
-    if (typeof this.world.deferListEvents === "function") {
-      const deferred = await this.world.deferListEvents(this.runId);
-      return () => deferred.read() as readonly EventRecord[];
-    }
-    const events = (await this.world.listEvents(this.runId)) as readonly EventRecord[];
-    return events;
-  }
-
-  /** The last stored event of `type` that `matches`, newest first (from the world when this log no longer holds it). */
-  async findLast(type: string, matches: (event: EventRecord) => boolean): Promise<EventRecord | undefined> {
-    for (let index = this.recent.length - 1; index >= 0; index -= 1) {
-      const event = this.recent[index]!;
-      if (event.type === type && matches(event)) return event;
-    }
-    if (this.recentBase === 0) return undefined;
-    const older = (await this.world.listEvents(this.runId, { typePrefix: type })) as readonly EventRecord[];
-    for (let index = older.length - 1; index >= 0; index -= 1) {
-      const event = older[index]!;
-      if (event.type === type && event.sequence <= this.recentBase && matches(event)) return event;
-    }
-    return undefined;
-  }
-
-  /** Records committed (or opened) events, dropping the oldest once the run is past `keepAll`. */
-  private keep(events: readonly EventRecord[]): void {
-    for (const event of events) this.recent.push(event);
-    this.storedCount += events.length;
-    const { keepAll, window } = this.retention;
-    if (this.storedCount <= keepAll || this.recent.length <= 2 * window) return;
-    const dropped = this.recent.length - window;
-    this.recent = this.recent.slice(dropped);
-    this.recentBase += dropped;
+  /** The run's stored events so far (held announcements are not in it until committed). */
+  stored(): readonly EventRecord[] {
+    return this.storedEvents;
   }
 
   append(events: readonly RuntimeEvent[]): Promise<readonly EventRecord[]> {
@@ -314,11 +259,11 @@ export class RunLog {
       if (held.length > 0) this.broken = { error };
       throw error;
     }
-    if (stored.length > 0 && stored[0]!.sequence !== this.storedCount + 1) {
-      this.broken = { error: new RunLogCorruptError({ runId: this.runId, sequence: stored[0]!.sequence, problem: `another writer appended to the run (expected sequence ${this.storedCount + 1})` }) };
+    if (stored.length > 0 && stored[0]!.sequence !== this.storedEvents.length + 1) {
+      this.broken = { error: new RunLogCorruptError({ runId: this.runId, sequence: stored[0]!.sequence, problem: `another writer appended to the run (expected sequence ${this.storedEvents.length + 1})` }) };
       throw this.broken.error;
     }
-    this.keep(stored);
+    for (const event of stored) this.storedEvents.push(event);
     for (let index = 0; index < held.length; index += 1) {
       // The world stored the held texts as given, so equal sequences mean equal events (and ids).
       if (stored[index]!.sequence !== held[index]!.sequence) {
@@ -355,28 +300,19 @@ export class RunLog {
         return (await this.appendAny(stamped, hold === undefined ? undefined : { hold })) as readonly HarnessEventEnvelope[];
       },
       list: async (listOptions) => {
-        // Served from memory: this process is the run's only writer, so the events read at open,
-        // those committed since and those held are all there is — except, in a long run, stored
-        // events older than what this log keeps, which are read from the world. (A commit in
-        // flight carries other sessions' events only: a session's own earlier appends were
+        // Served from memory, never from the world: this process is the run's only writer, so the
+        // events read at open, those committed since and those held are all there is. (A commit
+        // in flight carries other sessions' events only: a session's own earlier appends were
         // awaited before it could be opened again.) Reading must not force a commit either.
         await this.tail;
         const after = Math.max(afterSequence, listOptions?.afterSequence ?? 0);
         const result: HarnessEventEnvelope[] = [];
-        let last = after;
-        while (last < this.recentBase) {
-          // The world holds at least what was stored when it is asked; later commits are in `recent`.
-          const upTo = this.storedCount;
-          const older = (await this.world.listEvents(this.runId, { afterSequence: last, typePrefix: "harness." })) as readonly EventRecord[];
-          for (const event of older) if (event.sequence <= upTo) result.push(event as unknown as HarnessEventEnvelope);
-          last = upTo;
-        }
-        // Sequences are dense, so the event after `last` sits at index `last - recentBase`.
-        for (let index = last - this.recentBase; index < this.recent.length; index += 1) {
-          const event = this.recent[index]!;
+        // Sequences are dense from 1, so the event after `after` sits at index `after`.
+        for (let index = after; index < this.storedEvents.length; index += 1) {
+          const event = this.storedEvents[index]!;
           if (event.type.startsWith("harness.")) result.push(event as unknown as HarnessEventEnvelope);
         }
-        const lastStored = this.storedCount;
+        const lastStored = this.storedEvents.length;
         for (const event of this.pending) {
           if (event.sequence > after && event.sequence > lastStored && event.type.startsWith("harness.")) result.push(event as unknown as HarnessEventEnvelope);
         }

@@ -44,18 +44,12 @@ export function runResultWithEventsOnDemand(fields: Omit<RunResult, "events">, r
   };
 }
 
-/**
- * The run's stored events as `RunLog.history()` gives them: the array, or a reader that reads them
- * from the world on the first call (a long run, whose log does not keep every event in memory).
- */
-export type RunHistory = readonly EventRecord[] | (() => readonly EventRecord[]);
-
-/** `events` are the run's stored events (`RunLog.history()`): a short run's result does not read the log back. */
+/** `events` are the run's stored events (`RunLog.stored()`): the result does not read the log back. */
 export async function buildRunResult(options: {
   world: World;
   runId: string;
   folder: RunStateFolder;
-  events: RunHistory;
+  events: readonly EventRecord[];
   output?: unknown;
 }): Promise<RunResult> {
   const { world, runId, folder } = options;
@@ -64,31 +58,27 @@ export async function buildRunResult(options: {
   if (output === undefined) {
     output = Object.hasOwn(state, "output") ? state.output : state.outputRef?.startsWith("art_") ? await world.readArtifactJson(state.outputRef) : null;
   }
-  const workflowVersionId = state.workflowVersionId ?? "";
-  const events = options.events;
-  if (typeof events === "function") return runResultWithEventsOnDemand({ runId, workflowVersionId, status: "completed", output, usage: state.usage, artifacts: state.artifacts }, events);
-  return { runId, workflowVersionId, status: "completed", output, usage: state.usage, events, artifacts: state.artifacts };
+  return {
+    runId,
+    workflowVersionId: state.workflowVersionId ?? "",
+    status: "completed",
+    output,
+    usage: state.usage,
+    events: options.events,
+    artifacts: state.artifacts,
+  };
 }
 
-export function buildFailedRunResult(options: { runId: string; folder: RunStateFolder; events: RunHistory }): FailedRunResult {
+export function buildFailedRunResult(options: { runId: string; folder: RunStateFolder; events: readonly EventRecord[] }): FailedRunResult {
   const state = options.folder.snapshot();
   const failure = state.failure ?? { name: "RunFailed", message: "the run failed", causeCode: "step_failed" as const };
-  const history = options.events;
-  if (typeof history !== "function") {
-    return { runId: options.runId, workflowVersionId: state.workflowVersionId ?? "", status: "failed", error: failure, usage: state.usage, events: history, artifacts: state.artifacts };
-  }
-  // Read from the world on first access, then kept (an enumerable getter, as for a RunResult).
-  let events: readonly EventRecord[] | undefined;
   return {
     runId: options.runId,
     workflowVersionId: state.workflowVersionId ?? "",
     status: "failed",
     error: failure,
     usage: state.usage,
-    get events(): readonly EventRecord[] {
-      events ??= history();
-      return events;
-    },
+    events: options.events,
     artifacts: state.artifacts,
   };
 }

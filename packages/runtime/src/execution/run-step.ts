@@ -36,7 +36,7 @@ export async function runStep(run: RunContext, invocation: StepInvocation): Prom
   const maxAttempts = step.retry?.maxAttempts ?? 1;
   let state = run.log.folder.step(stepPath);
   if (state?.status === "failed" && state.error !== undefined && (!state.error.retriable || state.attempts >= maxAttempts)) {
-    throw await recordedFailure(run, stepPath, state.error);
+    throw recordedFailure(run, stepPath, state.error);
   }
   for (;;) {
     if (run.cancellation.cancelled) throw abortFailure(run, stepPath);
@@ -106,8 +106,8 @@ async function acquireSlot(run: RunContext, stepPath: string): Promise<() => voi
  * because another step failed (or failed on its own after that) recorded that failure as
  * `cancelledBy`: resuming, the list fails with it again, whichever of its steps it meets first.
  */
-async function recordedFailure(run: RunContext, stepPath: string, error: StepErrorPayload): Promise<StepFailure> {
-  const cancelledBy = await recordedCancellation(run, stepPath);
+function recordedFailure(run: RunContext, stepPath: string, error: StepErrorPayload): StepFailure {
+  const cancelledBy = recordedCancellation(run, stepPath);
   if (cancelledBy !== undefined) return new CancelledStepFailure(stepPath, error, cancelledBy);
   return new StepFailure(error.causeCode ?? "step_failed", stepPath, error);
 }
@@ -123,10 +123,16 @@ export class CancelledStepFailure extends StepFailure {
   }
 }
 
-async function recordedCancellation(run: RunContext, stepPath: string): Promise<PrimaryFailure | undefined> {
-  // Only a resumed run that was failing gets here: looking back for the step's last StepFailed is rare.
-  const failed = await run.log.findLast("StepFailed", (event) => (event.payload as StepFailedPayload).stepPath === stepPath);
-  return (failed?.payload as StepFailedPayload | undefined)?.cancelledBy;
+function recordedCancellation(run: RunContext, stepPath: string): PrimaryFailure | undefined {
+  const events = run.log.stored();
+  // Only a resumed run that was failing gets here: scanning back to the step's last StepFailed is rare.
+  for (let index = events.length - 1; index >= 0; index -= 1) {
+    const event = events[index]!;
+    if (event.type !== "StepFailed") continue;
+    const payload = event.payload as StepFailedPayload;
+    if (payload.stepPath === stepPath) return payload.cancelledBy;
+  }
+  return undefined;
 }
 
 /**
