@@ -7,7 +7,7 @@
 //
 // The children run the built packages (dist): `pnpm build` (or `npx tsc -b packages/workflow`) first.
 // Each child prints one JSON line: peak RSS (getrusage maxrss) when runWorkflow has returned and
-// again once result.events was read (a long run's result reads its events from the world then),
+// again once result.events was read (equal today: the run's log holds every event it stored),
 // RSS and heap used after the run and after a forced GC (what the run still holds once it has
 // returned), and the events it returned.
 // A last child runs the long chain again with a forced GC every 1,000 steps: the most the run holds
@@ -65,7 +65,7 @@ if (lwir !== null) {
   const result = await runWorkflow(workflow, {}, { world, tools, runId: "run-memory-" + steps });
   seconds = (performance.now() - start) / 1000;
   rssAfter = process.memoryUsage().rss;
-  // The run's own peak, before its events are asked for: a long run's result reads them from the world then.
+  // The run's own peak, before its events are asked for (a result that read them on demand would add that read after).
   runPeak = process.resourceUsage().maxRSS * 1024;
   events = result.events.length;
 }
