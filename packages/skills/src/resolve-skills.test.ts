@@ -204,7 +204,7 @@ describe("org union, precedence, prompt block, staging, hash", () => {
 });
 
 describe("built-in skills", () => {
-  it("are resolved once per process and data dir (the SDK's files do not change under it), and replaced by a workflow skill of the same name", async () => {
+  it("are resolved once per process (the SDK's files do not change under it), and replaced by a workflow skill of the same name", async () => {
     const directory = writeSkillDir(join(root, "builtin", "guide"), skillMd("guide", "Built-in guide."), { "topic.md": "one" });
     const builtin = [skill(directory)];
     const first = await resolveSkills([], { dataDir, includeOrg: false, builtin });
@@ -212,15 +212,29 @@ describe("built-in skills", () => {
     writeFileSync(join(directory, "topic.md"), "two");
     const again = await resolveSkills([], { dataDir, includeOrg: false, builtin });
     expect(again.hash).toBe(first.hash);
-    // Another data dir resolves afresh (and sees the file as it is now).
+    // A directory is read in place, so another data dir is given the same resolution.
     const elsewhere = await resolveSkills([], { dataDir: join(root, "other-data"), includeOrg: false, builtin });
-    expect(elsewhere.hash).not.toBe(first.hash);
+    expect(elsewhere.hash).toBe(first.hash);
+    expect(elsewhere.skills[0]?.directory).toBe(directory);
     // A reference resolved for the first time reads the directory as it is.
     const fresh = await resolveSkills([], { dataDir, includeOrg: false, builtin: [skill(directory)] });
-    expect(fresh.hash).toBe(elsewhere.hash);
+    expect(fresh.hash).not.toBe(first.hash);
     const workflow = writeSkillDir(join(root, "workflow", "guide"), skillMd("guide", "The workflow's own guide."));
     const replaced = await resolveSkills([skill(workflow)], { dataDir, includeOrg: false, builtin });
     expect(replaced.skills.map((entry) => [entry.description, entry.origin])).toEqual([["The workflow's own guide.", "workflow"]]);
+  });
+
+  it("a single-file built-in is materialized into each data dir it is used with", async () => {
+    const file = join(root, "builtin-file", "note.md");
+    mkdirSync(join(root, "builtin-file"), { recursive: true });
+    writeFileSync(file, skillMd("note", "A one-file built-in."));
+    const builtin = [skill(file)];
+    const first = await resolveSkills([], { dataDir, includeOrg: false, builtin });
+    const otherDataDir = join(root, "other-data-file");
+    const elsewhere = await resolveSkills([], { dataDir: otherDataDir, includeOrg: false, builtin });
+    expect(first.skills[0]?.directory.startsWith(dataDir)).toBe(true);
+    expect(elsewhere.skills[0]?.directory.startsWith(otherDataDir)).toBe(true);
+    expect(elsewhere.hash).toBe(first.hash);
   });
 
   it("a built-in that failed to resolve is tried again", async () => {

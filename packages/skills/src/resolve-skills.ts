@@ -49,22 +49,31 @@ export async function resolveSkills(
 
 /**
  * Built-in skills ship inside the SDK's own packages, which do not change under a running process,
- * so each is read and hashed once per process and data dir: the planner's `lwir` skill is 13
- * files, and reading them one by one on every run cost a fixed-plan run of one step ~5 ms of
- * waiting for the file system. A failed resolution is not kept.
+ * so each is read and hashed once per process: the planner's `lwir` skill is 13 files, and reading
+ * them one by one on every run cost a fixed-plan run of one step ~5 ms of waiting for the file
+ * system. A built-in read in place (a skill directory) is shared by every data dir; one that is
+ * materialized into the data dir (a single `.md` file, a git commit) names a directory there, so
+ * it is kept per data dir. A failed resolution is not kept.
  */
-const resolvedBuiltins = new WeakMap<SkillReference, Map<string, Promise<SkillDescriptor>>>();
+const resolvedBuiltins = new WeakMap<SkillReference, Map<string | typeof everyDataDir, Promise<SkillDescriptor>>>();
+const everyDataDir = Symbol("every data dir");
 
 function resolveBuiltinOnce(entry: SkillReference, options: ResolveSkillOptions): Promise<SkillDescriptor> {
-  let byDataDir = resolvedBuiltins.get(entry);
-  if (byDataDir === undefined) {
-    byDataDir = new Map();
-    resolvedBuiltins.set(entry, byDataDir);
+  let cache = resolvedBuiltins.get(entry);
+  if (cache === undefined) {
+    cache = new Map();
+    resolvedBuiltins.set(entry, cache);
   }
-  const known = byDataDir.get(options.dataDir);
+  const known = cache.get(everyDataDir) ?? cache.get(options.dataDir);
   if (known !== undefined) return known;
   const resolving = resolveSkill(entry, options);
-  byDataDir.set(options.dataDir, resolving);
-  resolving.catch(() => byDataDir.delete(options.dataDir));
+  const kept = cache;
+  kept.set(options.dataDir, resolving);
+  resolving.then(
+    (descriptor) => {
+      if (entry.source.kind === "local" && descriptor.directory === entry.source.path) kept.set(everyDataDir, resolving);
+    },
+    () => kept.delete(options.dataDir),
+  );
   return resolving;
 }
