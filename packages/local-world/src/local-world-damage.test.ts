@@ -196,6 +196,36 @@ describe("localWorld: the commit record is written before a commit is synced", (
       expect(kinds[index + 1], calls[index]).toBe("sync");
     }
   });
+
+  it("strict mode: taking and giving back a run lock commits without a sync; the first append after it syncs the lock row too", async () => {
+    // See sqlite-run-locks.ts for why a lock row needs no sync of its own.
+    const { repositoryRoot } = await import("./__fixtures__/child-process.js");
+    const traced = (mode: "exit" | "exit-locked"): string[] => {
+      const dataDir = freshDir();
+      mkdirSync(dataDir, { recursive: true });
+      const trace = join(dataDir, "..", `trace-${counter}-${mode}.txt`);
+      execFileSync(
+        "strace",
+        ["-f", "-y", "-qq", "-e", "trace=pwrite64,fdatasync", "-o", trace, process.execPath, "--conditions=@little-stack/source", "--import", "tsx", join(repositoryRoot, "packages/local-world/src/__fixtures__/wal-writer.ts"), dataDir, "run-1", "3", mode],
+        { cwd: repositoryRoot, stdio: "ignore" },
+      );
+      return readFileSync(trace, "utf8")
+        .split("\n")
+        .map((line) => line.replace(/^\d+\s+/, ""))
+        .filter((line) => /events\.db-wal>|heads\/run-1>/.test(line) && !line.includes("<unfinished"))
+        .map((line) => (line.startsWith("fdatasync(") ? "sync" : line.includes("heads/run-1>") ? (line.includes("lw-head") ? "record" : "blank") : "wal"));
+    };
+    const plain = traced("exit");
+    const locked = traced("exit-locked");
+    const syncs = (kinds: string[]): number => kinds.filter((kind) => kind === "sync").length;
+    expect(syncs(plain)).toBeGreaterThanOrEqual(3);
+    expect(syncs(locked)).toBe(syncs(plain));
+    // The lock's rows are written: WAL frames before the first commit record, and after the last sync (the release).
+    const firstRecord = locked.indexOf("record");
+    expect(locked.slice(0, firstRecord).filter((kind) => kind === "wal").length).toBeGreaterThan(plain.slice(0, plain.indexOf("record")).filter((kind) => kind === "wal").length);
+    expect(locked.slice(locked.lastIndexOf("sync") + 1)).toContain("wal");
+    expect(plain.slice(plain.lastIndexOf("sync") + 1)).not.toContain("wal");
+  });
 });
 
 describe("localWorld({ readOnly: true })", () => {

@@ -23,8 +23,12 @@ export type SqliteEventLog = {
   recordedRunIds(): string[];
   /** The effective pragmas of this connection. */
   pragmas(): { readonly journalMode: string; readonly synchronous: number };
-  /** Runs `work` inside an IMMEDIATE transaction, mapping SQLite failures to named errors. */
-  immediate<T>(operation: string, work: () => T): T;
+  /**
+   * Runs `work` inside an IMMEDIATE transaction, mapping SQLite failures to named errors. In
+   * strict mode the commit is synced unless `sync: false`: for rows whose loss in an OS crash or
+   * power loss is harmless (run locks: see sqlite-run-locks.ts).
+   */
+  immediate<T>(operation: string, work: () => T, options?: { readonly sync?: boolean }): T;
   close(): void;
 };
 
@@ -426,7 +430,7 @@ export function openSqliteEventLog(options: {
       return heads.runIds((name) => runIdPattern.test(name));
     },
 
-    immediate(operation, work) {
+    immediate(operation, work, options) {
       if (readOnly) throw new WorldReadOnlyError(operation);
       let result: ReturnType<typeof work>;
       try {
@@ -439,7 +443,7 @@ export function openSqliteEventLog(options: {
       if (!database.inTransaction) {
         for (const [runId, head] of pendingHeads) heads.record(runId, head);
         pendingHeads.clear();
-        syncCommit(operation);
+        if (options?.sync !== false) syncCommit(operation);
       }
       return result;
     },

@@ -7,6 +7,8 @@ import { localWorld } from "../local-world.js";
 const [dataDir, runId, batches] = process.argv.slice(2);
 if (dataDir === undefined || runId === undefined || batches === undefined) throw new Error("usage: wal-writer.ts <dataDir> <runId> <batches>");
 const world = localWorld({ dataDir });
+// "exit-locked": the batches are appended under the run's lock, taken first and given back last.
+const lock = process.argv[5] === "exit-locked" ? await world.acquireRunLock(runId) : undefined;
 let last = { sequence: 0, eventId: "" };
 for (let batch = 0; batch < Number(batches); batch += 1) {
   const stored = await world.appendEvents(runId, [
@@ -15,7 +17,8 @@ for (let batch = 0; batch < Number(batches); batch += 1) {
   ]);
   last = stored.at(-1)!;
 }
+await lock?.release();
 reportLine(`done ${last.sequence} ${last.eventId}`);
-// "exit": close and end (a traced run); otherwise wait to be killed.
-if (process.argv[5] === "exit") await world.close();
+// "exit" / "exit-locked": close and end (a traced run); otherwise wait to be killed.
+if (process.argv[5]?.startsWith("exit") === true) await world.close();
 else setInterval(() => undefined, 60_000);
