@@ -82,8 +82,14 @@ export function benchRoot(prefix: string): string {
 }
 
 let rawRuns = 0;
-/** ms for `rows` single-row transactions (one commit per step) into a fresh WAL database. */
-export function rawCommits(root: string, rows: number, durability: Durability): number {
+/**
+ * ms for `rows` single-row transactions (one commit per step) into a fresh WAL database. With
+ * `busyMs`, each commit comes after that much CPU work (a spin): a runtime does its step's work
+ * between two commits, and on this VM an fdatasync issued after the device has been idle for a
+ * while takes longer than one issued back to back, so this is the floor of any engine that spends
+ * `busyMs` per step and syncs each step.
+ */
+export function rawCommits(root: string, rows: number, durability: Durability, busyMs = 0): number {
   rawRuns += 1;
   const path = join(root, `raw-${rawRuns}.db`);
   const database = new Database(path);
@@ -93,7 +99,10 @@ export function rawCommits(root: string, rows: number, durability: Durability): 
   database.exec("CREATE TABLE events (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (run_id, sequence))");
   const insert = database.prepare("INSERT INTO events (run_id, sequence, type, payload) VALUES (?, ?, ?, ?)");
   const start = performance.now();
-  for (let index = 0; index < rows; index += 1) insert.run("run", index + 1, "StepCompleted", JSON.stringify({ stepPath: `s${index}`, output: { i: index } }));
+  for (let index = 0; index < rows; index += 1) {
+    if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
+    insert.run("run", index + 1, "StepCompleted", JSON.stringify({ stepPath: `s${index}`, output: { i: index } }));
+  }
   const ms = performance.now() - start;
   database.close();
   for (const suffix of ["", "-wal", "-shm"]) if (existsSync(path + suffix)) rmSync(path + suffix);
