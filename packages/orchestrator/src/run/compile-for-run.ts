@@ -23,6 +23,8 @@ export type CompileForRunOptions = {
   readonly pipelineRunId?: string;
   /** The planner's live text pieces, when someone watches the run. */
   readonly onModelDelta?: (delta: ModelDelta) => void;
+  /** True when the caller holds the run lock (the compile then takes none). */
+  readonly holdsRunLock?: boolean;
 };
 
 /** The snapshot a planner (or orchestrator) sees of a definition (seed 001, stage 3). */
@@ -50,6 +52,7 @@ export async function compileForRun(options: CompileForRunOptions): Promise<Comp
     ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
     ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
     ...(options.onModelDelta === undefined ? {} : { onModelDelta: options.onModelDelta }),
+    ...(options.holdsRunLock === undefined ? {} : { holdsRunLock: options.holdsRunLock }),
   });
   return { workflowVersion: compiled.version, workflowDefinitionHash: compiled.workflowDefinitionHash };
 }

@@ -103,6 +103,20 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
   // (anything else takes the path below, which says what differs).
   const recorded = await completedRunResult({ world, runId, input: options.input, ...registry });
   if (recorded !== undefined) return recorded;
+  // One lock for the compile and the run: taking and giving back a lock writes its row and the
+  // owner.json mirror, and the compile's lock was given back only for the run to take it again.
+  const lock = await world.acquireRunLock(runId);
+  try {
+    return await compileAndExecute(options);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The compile and the run of `runCycle`, under the run lock it holds. */
+async function compileAndExecute(options: RunCycleOptions): Promise<RunResult> {
+  const { world, runId, deadline } = options;
+  const registry = options.modelRegistry === undefined ? {} : { modelRegistry: options.modelRegistry };
   let compiled;
   try {
     // Stopped before starting: nothing to compile or run.
@@ -114,6 +128,7 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
       runId,
       tools: options.tools,
       signal: deadline.signal,
+      holdsRunLock: true,
       ...(options.outerLoopContext === undefined ? {} : { outerLoopContext: options.outerLoopContext }),
       ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
       ...(options.pipelineRunId === undefined ? {} : { pipelineRunId: options.pipelineRunId }),
@@ -136,6 +151,7 @@ export async function runCycle(options: RunCycleOptions): Promise<RunResult> {
       workerHarness: options.definition.worker.harness,
       harnessId: options.definition.worker.harnessId,
       signal: deadline.userSignal,
+      holdsRunLock: true,
       ...(deadline.remainingMs() === undefined ? {} : { timeout: Math.max(1, deadline.remainingMs()!) }),
       ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
       ...(options.outerLoopId === undefined ? {} : { outerLoopId: options.outerLoopId }),

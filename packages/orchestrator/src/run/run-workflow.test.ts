@@ -96,6 +96,40 @@ describe("runWorkflow", () => {
     expect((await world.listEvents("run-again")).length).toBe(first.events.length);
   });
 
+  it("takes the run lock once and holds it from the compile's first event to the run's last", async () => {
+    const calls: string[] = [];
+    const watched = new Proxy(world, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (property === "acquireRunLock") {
+          return async (runId: string) => {
+            const lock = await target.acquireRunLock(runId);
+            calls.push("acquire");
+            return { ...lock, release: async () => { calls.push("release"); await lock.release(); } };
+          };
+        }
+        if (property === "appendEvents") {
+          return async (...args: Parameters<World["appendEvents"]>) => {
+            calls.push(...(args[1] as readonly { type: string }[]).map((event) => event.type));
+            return target.appendEvents(...args);
+          };
+        }
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const { workflow, tools } = candidateReviewSetup({ planner: createFakePlanner(() => candidateReviewPlan()) });
+    const result = await runWorkflow(workflow, input, { world: watched, tools, runId: "run-one-lock" });
+    expect(result.status).toBe("completed");
+    expect(calls.filter((call) => call === "acquire" || call === "release")).toEqual(["acquire", "release"]);
+    expect(calls[0]).toBe("acquire");
+    expect(calls[1]).toBe("OrchestrationRequested");
+    expect(calls.at(-2)).toBe("RunCompleted");
+    expect(calls.at(-1)).toBe("release");
+    // Given back: another owner can take it now.
+    const again = await world.acquireRunLock("run-one-lock");
+    await again.release();
+  });
+
   it("input that does not match the input schema fails with input_schema_error and the failed result", async () => {
     const { workflow, tools } = candidateReviewSetup({ planner: createFakePlanner(() => candidateReviewPlan()) });
     const error = (await runWorkflow(workflow, { requirement: 1 } as never, { world, tools, runId: "run-bad-input" }).catch((caught: unknown) => caught)) as RunFailedError;

@@ -83,6 +83,12 @@ export type ExecuteWorkflowVersionOptions = {
    * (`ephemeral: true`, never recorded). See `RunEvent` for the delivery rules.
    */
   readonly onEvent?: RunEventListener | RunEventDispatcher;
+  /**
+   * True when the caller already holds the run's lock (`world.acquireRunLock(runId)`) and gives
+   * it back itself: `runWorkflow` takes one lock for the compile and the run. Otherwise the run
+   * takes and releases its own.
+   */
+  readonly holdsRunLock?: boolean;
 };
 
 /**
@@ -136,7 +142,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   const [toolSnapshot, capabilities] = await Promise.all([tools.describe(), captureCapabilities({ harnessId, tools, models })]);
   const skills = await workerSkillsOf(storage.dataDir, options.workerSkills ?? [], configFailure);
 
-  const lock = await world.acquireRunLock(runId);
+  const lock = options.holdsRunLock === true ? undefined : await world.acquireRunLock(runId);
   const cancellation = new Cancellation();
   let abortCause: "timeout" | "cancelled" | undefined;
   let log: RunLog | undefined;
@@ -247,7 +253,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
     if (timer !== undefined) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onUserAbort);
     log.seal();
-    await lock.release();
+    await lock?.release();
   }
 }
 
