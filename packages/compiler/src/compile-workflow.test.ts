@@ -50,6 +50,35 @@ describe("compileWorkflow", () => {
     expect((error as Error).message).not.toMatch(/maxWorkflowRevisions|sharpen/);
   });
 
+  it("commits a fixed plan's compile in three transactions: announcements ride with the next event", async () => {
+    const batches: string[][] = [];
+    const world = new Proxy(temp.world, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (property === "appendEvents") {
+          return async (...args: Parameters<typeof target.appendEvents>) => {
+            const stored = await target.appendEvents(...args);
+            batches.push(stored.map((event) => event.type));
+            return stored;
+          };
+        }
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    await compileWorkflow(ticketWorkflow({ plan: validTicketLwir() }), ticketInput, { world, runId: "run_batches" });
+    expect(batches).toEqual([
+      ["OrchestrationRequested", "harness.session.started"],
+      ["harness.session.completed"],
+      ["WorkflowValidationSucceeded", "WorkflowVersionRegistered"],
+    ]);
+    // A fixed plan that does not bind: what was asked and why it failed are in the log all the same.
+    const plan = structuredClone(validTicketLwir()) as unknown as { steps: { output: unknown }[] };
+    plan.steps[1]!.output = { mode: "text" };
+    batches.length = 0;
+    await expect(compileWorkflow(ticketWorkflow({ plan: plan as never }), ticketInput, { world, runId: "run_batches_unbound" })).rejects.toBeInstanceOf(PlannerValidationExhaustedError);
+    expect(batches.flat()).toEqual(["OrchestrationRequested", "harness.session.started", "harness.session.completed", "WorkflowValidationFailed"]);
+  });
+
   it("compiles a fixed plan without any model call and locks it", async () => {
     const workflow = ticketWorkflow({ plan: validTicketLwir() });
     const compiled = await compileWorkflow(workflow, ticketInput, { world: temp.world, runId: "run_fixed" });

@@ -30,6 +30,7 @@ import {
   WorkflowInputValidationError,
 } from "./errors/compile-errors.js";
 import type { OrchestrationRequest, OrchestrationRequestedPayload, WorkflowVersionRegisteredPayload } from "./events/compile-event-types.js";
+import { CompileAppends } from "./events/compile-appends.js";
 import { ValidationLog } from "./events/validation-events.js";
 import { buildCompilerLock, type CompilerLock } from "./lock/compiler-lock.js";
 import { jsonDiff } from "./manifest/json-diff.js";
@@ -203,16 +204,26 @@ export async function compileWorkflow(definition: WorkflowDefinition, input: unk
       }
       return { runId, workflowVersionId: version.id, version: { ...version, workflowDefinitionHash: definitionHash }, lock: recorded.lock, workflowDefinitionHash: definitionHash, snapshot, plannerManifest: manifest, request, fromLog: true };
     }
+    const appends = new CompileAppends(world, runId);
     if (!requested) {
       const payload: OrchestrationRequestedPayload = { ...request, snapshot };
-      await world.appendEvents(runId, [{ type: "OrchestrationRequested", payload }]);
+      appends.hold([{ type: "OrchestrationRequested", payload }]);
     }
-    const lwir = await planValidLwir({ definition, input: request.input, options, parts, manifest, snapshot, definitionHash });
+    let lwir: LwirDocument;
+    try {
+      lwir = await planValidLwir({ definition, input: request.input, options, parts, manifest, snapshot, definitionHash, appends, events });
+    } catch (error) {
+      // A failed compile's log still says what was asked (and which plan was found valid, if
+      // any). The compile's own error is the one to report: a world that cannot take this
+      // write fails the next one (the run's RunFailed) as well.
+      await appends.flush().catch(() => undefined);
+      throw error;
+    }
     const version = registerWorkflowVersion(lwir);
     const toolDescriptors = (await tools.describe()).tools;
     const compilerLock = buildCompilerLock({ version, snapshot, workflowDefinitionHash: definitionHash, toolDescriptors });
     const registered: WorkflowVersionRegisteredPayload = { workflowVersionId: version.id, hash: version.hash, lwir: version.lwir, workflowDefinitionHash: definitionHash, lock: compilerLock };
-    await world.appendEvents(runId, [{ type: "WorkflowVersionRegistered", payload: registered }]);
+    await appends.appendEvents(runId, [{ type: "WorkflowVersionRegistered", payload: registered }]);
     return { runId, workflowVersionId: version.id, version: { ...version, workflowDefinitionHash: definitionHash }, lock: compilerLock, workflowDefinitionHash: definitionHash, snapshot, plannerManifest: manifest, request, fromLog: false };
   } finally {
     await lock?.release();
@@ -227,8 +238,12 @@ async function planValidLwir(options: {
   readonly manifest: PlannerManifest;
   readonly snapshot: CompilerWorkflowDefinitionSnapshot;
   readonly definitionHash: string;
+  /** Where the planner session and the verdicts write (announcements held for the next write). */
+  readonly appends: CompileAppends;
+  /** The run's events as the compile read them under its lock. */
+  readonly events: readonly EventEnvelope[];
 }): Promise<LwirDocument> {
-  const { definition, parts, manifest, snapshot } = options;
+  const { definition, parts, manifest, snapshot, appends } = options;
   const { world, runId } = options.options;
   const maxWorkflowRevisions = definition.planner.maxWorkflowRevisions;
   const target: BindingTarget = {
@@ -253,7 +268,7 @@ async function planValidLwir(options: {
     const structural = validateLwir(lwir);
     return structural.valid ? bindingFindings(lwir, target) : [...structural.findings];
   };
-  const validations = await ValidationLog.open(world, runId);
+  const validations = ValidationLog.of(appends, runId, options.events);
   const exhausted = (reason: "revisions_exhausted" | "not_submitted" | "fixed_plan", cause?: unknown) =>
     new PlannerValidationExhaustedError({ runId, workflowId: definition.id, maxWorkflowRevisions, revisions: validations.failedRevisions, reason, ...(cause === undefined ? {} : { cause }) });
   const abortSignal = options.options.abortSignal ?? new AbortController().signal;
@@ -274,7 +289,7 @@ async function planValidLwir(options: {
       skills: parts.skills,
       mounts: parts.mounts,
       ...(definition.bash === undefined ? {} : { bashCapabilities: definition.bash }),
-      durability: { ...harnessEventSinkFromWorld(world, runId), ...(options.options.onModelDelta === undefined ? {} : { onModelDelta: options.options.onModelDelta }) },
+      durability: { ...harnessEventSinkFromWorld(appends, runId), ...(options.options.onModelDelta === undefined ? {} : { onModelDelta: options.options.onModelDelta }) },
       ...(options.options.trace === undefined ? {} : { trace: options.options.trace }),
       abortSignal,
       manifest,

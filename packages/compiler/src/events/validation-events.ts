@@ -1,5 +1,6 @@
 import { sha256Digest } from "@little-stack/canonical";
-import type { EventEnvelope, World } from "@little-stack/local-world";
+import type { EventEnvelope } from "@little-stack/local-world";
+import type { CompileAppends } from "./compile-appends.js";
 import type { PlannerRevisionFindings } from "../errors/compile-errors.js";
 import type { ValidationSource, WorkflowValidationFailedPayload } from "./compile-event-types.js";
 
@@ -24,11 +25,13 @@ function compactFindings(findings: readonly Finding[]): Finding[] {
 /**
  * Writes the run-level validation verdicts. Each verdict has a key (a `submit_workflow` tool call
  * id, or a planner session id) and is written once: re-running after a crash appends only the
- * verdicts not in the log yet, numbered after the ones already there.
+ * verdicts not in the log yet, numbered after the ones already there. A failed verdict is
+ * committed at once (the planner is told its findings next); a plan found valid is held for the
+ * compile's next event, its registration (see CompileAppends).
  */
 export class ValidationLog {
   private constructor(
-    private readonly world: World,
+    private readonly world: CompileAppends,
     private readonly runId: string,
     private readonly keys: Set<string>,
     private readonly failed: PlannerRevisionFindings[],
@@ -36,8 +39,9 @@ export class ValidationLog {
     private revisions: number,
   ) {}
 
-  static async open(world: World, runId: string): Promise<ValidationLog> {
-    const events = (await world.listEvents(runId)).filter(isValidationEvent);
+  /** The verdicts in `logged` (the run's events as the compile read them, under its lock). */
+  static of(world: CompileAppends, runId: string, logged: readonly EventEnvelope[]): ValidationLog {
+    const events = logged.filter(isValidationEvent);
     const keys = new Set(events.map((event) => String((event.payload as { key?: unknown }).key)));
     const failed = events
       .filter((event) => event.type === "WorkflowValidationFailed")
@@ -76,7 +80,7 @@ export class ValidationLog {
     const revision = this.revisions + 1;
     const lwirHash = hashOrNull(verdict.lwir);
     if (verdict.findings.length === 0 && lwirHash !== null) {
-      await this.world.appendEvents(this.runId, [{ type: "WorkflowValidationSucceeded", payload: { revision, source: verdict.source, key: verdict.key, lwirHash } }]);
+      this.world.hold([{ type: "WorkflowValidationSucceeded", payload: { revision, source: verdict.source, key: verdict.key, lwirHash } }]);
       this.succeeded.add(lwirHash);
     } else {
       const findings = compactFindings(verdict.findings);
