@@ -60,13 +60,14 @@ export type HarnessBashTool = {
 const justBashDeadlineMarginMs = 500;
 
 /**
- * just-bash and the mount tree over it, loaded on a session's first shell call: they are a fifth
- * of what importing the SDK costs (~15 MB RSS, ~40 ms), and most runs never call bash.
+ * just-bash and the mount tree over it, loaded on a session's first shell call: importing them
+ * cost every process ~8 MB of RSS and ~60 ms, and most runs never call bash.
  */
 async function loadShell(): Promise<{ Bash: typeof Bash; buildMountTree: typeof import("./mount-tree.js").buildMountTree }> {
   const [{ Bash: shell }, { buildMountTree }] = await Promise.all([import("just-bash"), import("./mount-tree.js")]);
   return { Bash: shell, buildMountTree };
 }
+
 const defaultLimits: Required<BashToolLimits> = { maxCommands: 10_000, timeoutMs: 30_000, maxOutputBytes: 65_536 };
 const skillNamePattern = /^[a-z0-9](?:[a-z0-9-]{0,63})$/;
 
