@@ -1,6 +1,7 @@
 import type { ExpressionContext, LwirBodyStep, LwirDecisionStep, LwirStep, StepExpressionState } from "@little-stack/lwir";
 import { SchedulingDeadlockError } from "../errors/runtime-config-errors.js";
 import type { CommittedOutput } from "./commit-step-output.js";
+import { eventLoopTurnIfDue } from "./event-loop-turn.js";
 import { abortFailure } from "./harness-dispatch.js";
 import { runParallelGroup } from "./run-parallel-group.js";
 import type { RunContext } from "./run-context.js";
@@ -275,6 +276,10 @@ export async function runScope(scope: ScopeInvocation): Promise<ScopeOutcome> {
 
   try {
     for (;;) {
+      // Between steps, before starting more: a timer, signal or socket that fired meanwhile
+      // (an abort among them) is seen before the next step starts.
+      const turn = eventLoopTurnIfDue();
+      if (turn !== undefined) await turn;
       if (failure === undefined && fatal === undefined && cancellation.cancelled) fail(abortFailure(run, undefined));
       if (failure === undefined && fatal === undefined) pass();
       if (inFlight === 0 && queue.length === 0) {
