@@ -2,12 +2,11 @@ import { performance } from "node:perf_hooks";
 
 /**
  * How long a run may keep the event loop to itself. Steps whose tools and world answer without
- * I/O (a trivial tool, a sandboxed computation, a memory or SQLite world — better-sqlite3 is
- * synchronous) are one unbroken chain of promise callbacks: without a turn, no timer, socket or
- * signal handler runs until the run ends — an `AbortSignal.timeout`, a run `timeout`, Ctrl-C in
- * `little run`, an HTTP server or a live-event stream in the same process all wait seconds.
- * 10 ms keeps the cost near nothing (one `setImmediate` round trip, ~20 µs, per 10 ms of steps)
- * and the loop's latency at what Node's own guidance asks of a callback.
+ * I/O (a trivial tool, a memory or SQLite world — better-sqlite3 is synchronous) are one unbroken chain of promise callbacks: without a turn, no timer, socket or
+ * signal handler runs until the run ends — an `AbortSignal.timeout`, a run `timeout`, a SIGINT handler in
+ * `little worker`, an HTTP server or a live-event stream in the same process all wait seconds.
+ * 10 ms keeps the cost near nothing (one `setImmediate` round trip per 10 ms of steps) and a
+ * timer's or socket's wait short.
  */
 const maxTurnMs = 10;
 
