@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { canonicalSnapshot } from "@little-stack/canonical";
+import { describe, expect, it, vi } from "vitest";
 import { unguardedOptionalReads } from "./optional-reads.js";
 import { validateLwir } from "./validate-lwir.js";
 
@@ -49,6 +50,33 @@ describe("unguardedOptionalReads", () => {
     expect(reads[0]).toMatchObject({ path: "$.steps[1].with.prompt" });
     expect(reads[0]!.message).toContain(why);
     expect(reads[0]!.message).toMatch(/Wrap it: `\{\{ coalesce\(/);
+  });
+
+  it("gives a snapshot validateLwir accepted the reads found in the same pass, without parsing the plan again", () => {
+    const prompt = "Tracking {{ steps.order.output.tracking }}; note {{ input.note }}";
+    const expected = unguardedOptionalReads(plan(prompt));
+    expect(expected).toHaveLength(2);
+    const snapshot = canonicalSnapshot(plan(prompt)).value;
+    expect(validateLwir(snapshot).valid).toBe(true);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const kept = unguardedOptionalReads(snapshot);
+      expect(parse).not.toHaveBeenCalled();
+      expect(kept).toEqual(expected);
+      // Each caller gets its own list.
+      (kept as unknown[]).length = 0;
+      expect(unguardedOptionalReads(snapshot)).toEqual(expected);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("computes the reads of a snapshot that was never validated, or that validateLwir rejected", () => {
+    const unvalidated = canonicalSnapshot(plan("Note {{ input.note }}")).value;
+    expect(unguardedOptionalReads(unvalidated)).toHaveLength(1);
+    const rejected = canonicalSnapshot({ ...plan("Note {{ input.note }}"), kind: "NotAWorkflow" }).value;
+    expect(validateLwir(rejected).valid).toBe(false);
+    expect(unguardedOptionalReads(rejected)).toHaveLength(1);
   });
 
   it("never throws on junk", () => {

@@ -1,4 +1,4 @@
-import { canonicalJson, formatJsonPath } from "@little-stack/canonical";
+import { canonicalJson, canonicalSnapshotOf, formatJsonPath } from "@little-stack/canonical";
 import { formatExpressionPath } from "./expressions/expression-vocabulary.js";
 import { isRecord } from "./rules/json-shape.js";
 import { schemaReads } from "./rules/path-rules.js";
@@ -17,15 +17,34 @@ export type OptionalRead = { readonly path: string; readonly source: string; rea
  * (`binding.unguarded_optional_read`). Expects a document `validateLwir` accepts; never throws.
  */
 export function unguardedOptionalReads(document: unknown): readonly OptionalRead[] {
-  let snapshot: unknown;
+  // A canonicalSnapshot copy that validateLwir accepted had its reads found in the same pass.
+  const snapshot = canonicalSnapshotOf(document);
+  const kept = snapshot === undefined ? undefined : keptReads.get(snapshot);
+  if (kept !== undefined) return [...kept];
+  let parsed: unknown;
   try {
-    snapshot = JSON.parse(canonicalJson(document));
+    parsed = JSON.parse(canonicalJson(document));
   } catch {
     return [];
   }
-  if (!isRecord(snapshot)) return [];
+  if (!isRecord(parsed)) return [];
+  return optionalReadsIn(new LwirRuleContext(parsed));
+}
+
+/**
+ * Called by validateLwir with the rule context it has just checked a snapshot with and found
+ * valid: the compiler asks for the same plan's optional reads next, and on a long plan a second
+ * parse and rule context cost as much memory as the validation did (~20 MB for 10,000 steps).
+ */
+export function keepOptionalReads(snapshot: object, context: LwirRuleContext): void {
+  keptReads.set(snapshot, optionalReadsIn(context));
+}
+
+const keptReads = new WeakMap<object, readonly OptionalRead[]>();
+
+function optionalReadsIn(context: LwirRuleContext): readonly OptionalRead[] {
   const reads: OptionalRead[] = [];
-  for (const read of schemaReads(new LwirRuleContext(snapshot))) {
+  for (const read of schemaReads(context)) {
     if (read.guarded) continue;
     const optional = firstOptionalRead(read.schema, read.segments);
     if (optional === undefined) continue;

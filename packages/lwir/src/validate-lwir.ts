@@ -13,6 +13,7 @@ import { checkParallelRules } from "./rules/parallel-rules.js";
 import { checkPathRules } from "./rules/path-rules.js";
 import { LwirRuleContext } from "./rules/rule-context.js";
 import { checkStepRules } from "./rules/step-rules.js";
+import { keepOptionalReads } from "./optional-reads.js";
 import type { ValidationResult } from "./types.js";
 
 export type RuleFamily = (context: LwirRuleContext, findings: FindingList) => void;
@@ -63,7 +64,7 @@ export function validateLwir(doc: unknown): ValidationResult {
   if (snapshot === undefined) return validateWithRuleFamilies({ doc, families: ruleFamilies });
   let verdict = snapshotVerdicts.get(snapshot);
   if (verdict === undefined) {
-    verdict = validateWithRuleFamilies({ doc, families: ruleFamilies });
+    verdict = validateWithRuleFamilies({ doc, families: ruleFamilies, whenValid: (context) => keepOptionalReads(snapshot, context) });
     snapshotVerdicts.set(snapshot, verdict);
   }
   return { valid: verdict.valid, findings: [...verdict.findings] } as ValidationResult;
@@ -79,6 +80,8 @@ const snapshotVerdicts = new WeakMap<object, ValidationResult>();
 export function validateWithRuleFamilies(options: {
   readonly doc: unknown;
   readonly families: readonly (readonly [string, RuleFamily])[];
+  /** Given the rule context once every family has run without a finding (its throw is ignored: the work is redone on demand). */
+  readonly whenValid?: (context: LwirRuleContext) => void;
 }): ValidationResult {
   const findings = new FindingList();
   try {
@@ -112,6 +115,13 @@ export function validateWithRuleFamilies(options: {
           path: [],
           message: `The ${name} rules could not finish (${reasonOf(error)}); this is a validator bug, please report it. Other findings are still listed.`,
         });
+      }
+    }
+    if (findings.size === 0 && options.whenValid !== undefined) {
+      try {
+        options.whenValid(context);
+      } catch {
+        // Only a cache fill: whoever needs it computes it again.
       }
     }
   } catch (error) {
