@@ -49,7 +49,13 @@ function verdictSchema(schema: unknown, segments: readonly (string | number)[]):
   return verdict.kind === "ok" ? verdict.schema : undefined;
 }
 
-type Scope = { readonly inputSchema: unknown; readonly itemSchema: unknown; readonly steps: ReadonlyMap<string, unknown> };
+type Scope = {
+  readonly inputSchema: unknown;
+  readonly itemSchema: unknown;
+  readonly steps: ReadonlyMap<string, unknown>;
+  /** One validator per schema object for the whole pass: a long plan checks the same tool field at every step. */
+  readonly validatorOf: (schema: unknown) => ReturnType<typeof createSchemaValidator>;
+};
 
 /** Why `value` (an argument as written in the plan) cannot fit `schema`, or undefined. */
 function argumentProblem(value: unknown, schema: unknown, scope: Scope): string | undefined {
@@ -65,7 +71,7 @@ function argumentProblem(value: unknown, schema: unknown, scope: Scope): string 
     return `${whole ? "resolves to" : "is text with templates, so it resolves to"} ${extra.join(" or ")}, but the tool takes ${[...expected].join(" or ")}`;
   }
   if (isRecord(value) || Array.isArray(value)) return undefined; // nested templates: checked when the call is made
-  const checked = createSchemaValidator(schema as never)(value);
+  const checked = scope.validatorOf(schema)(value);
   return checked.valid ? undefined : `is ${JSON.stringify(value)}, which the tool's input schema rejects (${checked.errors.map((error) => error.message).join("; ")})`;
 }
 
@@ -128,11 +134,17 @@ function itemSchemaOf(parallel: Json, scope: Scope): unknown {
 export function toolArgsFindings(lwir: Json, target: BindingTarget): BindingFinding[] {
   const toolSchemas = new Map((target.tools ?? []).map((tool) => [tool.name, tool.inputSchema]));
   const findings: BindingFinding[] = [];
+  const validators = new Map<unknown, ReturnType<typeof createSchemaValidator>>();
+  const validatorOf = (schema: unknown): ReturnType<typeof createSchemaValidator> => {
+    let validator = validators.get(schema);
+    if (validator === undefined) validators.set(schema, (validator = createSchemaValidator(schema as never)));
+    return validator;
+  };
   const walk = (steps: unknown, at: JsonPathSegment[], itemSchema: unknown, outer: ReadonlyMap<string, unknown>) => {
     const list = Array.isArray(steps) ? steps : [];
     const byId = new Map<string, unknown>(outer);
     for (const step of list) if (isRecord(step) && typeof step.id === "string") byId.set(step.id, step);
-    const scope: Scope = { inputSchema: target.inputSchema, itemSchema, steps: byId };
+    const scope: Scope = { inputSchema: target.inputSchema, itemSchema, steps: byId, validatorOf };
     list.forEach((step, index) => {
       if (!isRecord(step)) return;
       const withBlock = isRecord(step.with) ? step.with : {};
