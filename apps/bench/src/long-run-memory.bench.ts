@@ -7,7 +7,8 @@
 //
 // The children run the built packages (dist): `pnpm build` (or `npx tsc -b packages/workflow`) first.
 // Each child prints one JSON line: peak RSS (getrusage maxrss) when runWorkflow has returned and
-// again once result.events was read (equal today: the run's log holds every event it stored),
+// again once result.events was read (a long run reads them from the world on first access: the
+// run keeps only the tail of its log in memory),
 // RSS and heap used after the run and after a forced GC (what the run still holds once it has
 // returned), and the events it returned.
 // A last child runs the long chain again with a forced GC every 1,000 steps: the most the run holds

@@ -45,6 +45,7 @@ export type FailedRunResult = {
   readonly status: "failed";
   readonly error: { readonly name: string; readonly message: string; readonly causeCode: RunFailedCauseCode; readonly failedStepPath?: string };
   readonly usage: UsageTotals;
+  /** As `RunResult.events`: a long run's are read from the world on first access, then kept. */
   readonly events: readonly EventRecord[];
   readonly artifacts: readonly ArtifactRecord[];
 };

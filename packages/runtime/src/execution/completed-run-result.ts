@@ -1,8 +1,9 @@
 import { sha256Digest } from "@little-stack/canonical";
-import type { DeferredEventList, World } from "@little-stack/local-world";
+import type { World } from "@little-stack/local-world";
 import { addModelCallToTotals, bundledModelRegistry, emptyUsageTotals, priceModelCall, type ModelRegistry, type UsageTotals } from "@little-stack/models";
-import { RunLogCorruptError, WorkflowVersionMismatchError } from "../errors/run-integrity-errors.js";
+import { WorkflowVersionMismatchError } from "../errors/run-integrity-errors.js";
 import type { ArtifactCreatedPayload, ArtifactRecord, EventRecord, RunCompletedPayload, RunStartedPayload } from "../events/runtime-event-types.js";
+import { historyUpTo } from "./run-history.js";
 import { runResultWithEventsOnDemand, type RunResult } from "./run-result.js";
 
 export type CompletedRunResultOptions = {
@@ -72,7 +73,8 @@ export async function completedRunResult(options: CompletedRunResultOptions): Pr
       usage,
       artifacts: artifactEvents.map((event) => (event.payload as ArtifactCreatedPayload).artifact),
     },
-    () => historyOf({ runId, deferred, started, completed }),
+    // The whole log, read when the result's events are asked for: the history this result was read from.
+    () => historyUpTo({ runId, deferred, anchors: [started, completed] }),
   );
 }
 
@@ -121,23 +123,4 @@ function usageOf(responses: readonly EventRecord[], modelRegistry: ModelRegistry
 async function outputOf(world: World, completed: RunCompletedPayload): Promise<unknown> {
   if (Object.hasOwn(completed, "output")) return completed.output;
   return completed.outputRef?.startsWith("art_") === true ? world.readArtifactJson(completed.outputRef) : null;
-}
-
-/**
- * The whole log, read when the result's events are asked for. It must be the history the result
- * was built from: as long as it was then (a later append is not this result's), with the same
- * RunStarted and RunCompleted — a log that lost or replaced them since is refused.
- */
-function historyOf(options: { readonly runId: string; readonly deferred: DeferredEventList; readonly started: EventRecord; readonly completed: EventRecord }): readonly EventRecord[] {
-  const { runId, started, completed } = options;
-  const read = options.deferred.read() as readonly EventRecord[];
-  const events = read.length > completed.sequence ? read.slice(0, completed.sequence) : read;
-  if (events.length !== completed.sequence || events.at(-1)?.eventId !== completed.eventId || events[started.sequence - 1]?.eventId !== started.eventId) {
-    throw new RunLogCorruptError({
-      runId,
-      sequence: Math.min(events.length + 1, completed.sequence),
-      problem: `the log no longer holds the history the run's result was read from (${completed.sequence} events ending in ${completed.eventId}; it now has ${read.length})`,
-    });
-  }
-  return events;
 }

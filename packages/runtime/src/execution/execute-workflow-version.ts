@@ -19,6 +19,7 @@ import type { RunContext } from "./run-context.js";
 import { RunLog } from "./run-log.js";
 import { RunEventDispatcher } from "../events/run-event-dispatcher.js";
 import type { RunEventListener } from "../events/run-event.js";
+import type { RunHistory } from "./run-history.js";
 import { buildFailedRunResult, buildRunResult, type RunResult } from "./run-result.js";
 import { completedRunResult } from "./completed-run-result.js";
 import { Cancellation } from "./cancellation.js";
@@ -172,8 +173,8 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
       if (stored.status !== "not_started" && sha256Digest(stored.input ?? null) !== sha256Digest(options.input ?? null)) {
         throw new RunInputMismatchError({ runId, storedDigest: sha256Digest(stored.input ?? null), givenDigest: sha256Digest(options.input ?? null) });
       }
-      if (stored.status === "completed") return await buildRunResult({ world, runId, folder, events: log.stored() });
-      if (stored.status === "failed") throw recordedFailure({ runId, folder, events: log.stored(), workflowVersionId: version.id });
+      if (stored.status === "completed") return await buildRunResult({ world, runId, folder, history: await log.history() });
+      if (stored.status === "failed") throw recordedFailure({ runId, folder, history: await log.history(), workflowVersionId: version.id });
       // Refused before anything is written (like a mismatched input): the run stays resumable.
       if (stored.capabilities !== undefined) requireSameCapabilities({ runId, pinned: stored.capabilities, current: capabilities });
     }
@@ -239,7 +240,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
           },
         },
       ]);
-      return await buildRunResult({ world, runId, folder, events: log.stored(), output });
+      return await buildRunResult({ world, runId, folder, history: await log.history(), output });
     } catch (error) {
       // Once aborted, whatever was in flight failed because of the abort: record the abort.
       if (cancellation.reason?.kind === "run") {
@@ -324,10 +325,10 @@ async function failRun(options: { run: RunContext; failure: StepFailure; folder:
       },
     },
   ]);
-  throw recordedFailure({ runId: run.runId, folder: options.folder, events: run.log.stored(), workflowVersionId: run.workflowVersionId });
+  throw recordedFailure({ runId: run.runId, folder: options.folder, history: await run.log.history(), workflowVersionId: run.workflowVersionId });
 }
 
-function recordedFailure(options: { runId: string; folder: RunStateFolder; events: readonly EventRecord[]; workflowVersionId: string }): RunFailedError {
+function recordedFailure(options: { runId: string; folder: RunStateFolder; history: RunHistory; workflowVersionId: string }): RunFailedError {
   const result = buildFailedRunResult(options);
   return new RunFailedError({
     runId: options.runId,

@@ -5,6 +5,8 @@ import { eventIdFor, type World } from "@little-stack/local-world";
 import type { EventRecord, RuntimeEvent } from "../events/runtime-event-types.js";
 import type { RunEventDispatcher } from "../events/run-event-dispatcher.js";
 import type { RunStateFolder } from "../run-state/run-state-folder.js";
+import { CommittedEventWindow } from "./committed-event-window.js";
+import { historyUpTo, type RunHistory } from "./run-history.js";
 
 /** `canonicalPayload`, when sealed, is the payload's canonical text computed by whoever made the event. */
 type AnyEvent = { readonly type: string; readonly payload: unknown; readonly canonicalPayload?: CanonicalText };
@@ -119,11 +121,10 @@ export class RunLog {
   private broken: { readonly error: unknown } | undefined;
 
   /**
-   * Every event of the run in the store, in sequence order: what was read when the run was opened
-   * plus what this log has committed since (as the world returned it). The run's result is built
-   * from it instead of reading the whole log back.
+   * The run's committed events this process keeps in memory: the whole log while it is short (or
+   * when the world cannot read it back lazily), else the tail from the oldest attempt in flight.
    */
-  private readonly storedEvents: EventRecord[] = [];
+  private readonly committed: CommittedEventWindow;
 
   constructor(
     readonly world: World,
@@ -131,22 +132,46 @@ export class RunLog {
     readonly folder: RunStateFolder,
     /** Who watches the run live (`onEvent`): told of every commit, in order, as it happens. */
     private readonly watcher?: RunEventDispatcher,
-  ) {}
+  ) {
+    this.committed = new CommittedEventWindow(typeof world.deferListEvents !== "function");
+  }
 
   /** Reads the run's stored events into the folder (once, before the first append). */
   async open(): Promise<void> {
     const events = (await this.world.listEvents(this.runId)) as readonly EventRecord[];
-    for (const event of events) {
-      this.folder.apply(event);
-      this.storedEvents.push(event);
-    }
+    for (const event of events) this.folder.apply(event);
+    this.committed.push(events);
     // What a resumed (or finished) run has recorded reaches the watcher first, flagged.
     this.watcher?.committed(events, { replayed: true });
   }
 
-  /** The run's stored events so far (held announcements are not in it until committed). */
-  stored(): readonly EventRecord[] {
-    return this.storedEvents;
+  /**
+   * The run's committed events so far, for its result (held announcements are not in it until
+   * committed): the array in memory while the log holds all of them, else the world's log read
+   * on demand and checked to end in the last event committed here.
+   */
+  async history(): Promise<RunHistory> {
+    if (this.committed.complete) return { events: this.committed.all() };
+    const last = this.committed.last()!;
+    const deferred = await this.world.deferListEvents!(this.runId);
+    return { read: () => historyUpTo({ runId: this.runId, deferred, anchors: [last] }) };
+  }
+
+  /**
+   * Keeps the events after `afterSequence` (a step attempt's `StepAttemptStarted`) in memory
+   * until the returned release is called, so the attempt's sessions list them from memory.
+   */
+  holdFrom(afterSequence: number): () => void {
+    return this.committed.hold(afterSequence);
+  }
+
+  /** The last committed event of `type` that `matches` (read from the world when memory no longer holds it). */
+  async lastCommitted(type: string, matches: (event: EventRecord) => boolean): Promise<EventRecord | undefined> {
+    await this.tail;
+    const recent = this.committed.after(0, (event) => event.type === type && matches(event)).at(-1);
+    if (recent !== undefined || this.committed.complete) return recent;
+    const { value } = await this.committed.readBelow(async () => (await this.world.listEvents(this.runId, { typePrefix: type })) as readonly EventRecord[]);
+    return value.filter((event) => event.type === type && matches(event)).at(-1);
   }
 
   append(events: readonly RuntimeEvent[]): Promise<readonly EventRecord[]> {
@@ -259,11 +284,11 @@ export class RunLog {
       if (held.length > 0) this.broken = { error };
       throw error;
     }
-    if (stored.length > 0 && stored[0]!.sequence !== this.storedEvents.length + 1) {
-      this.broken = { error: new RunLogCorruptError({ runId: this.runId, sequence: stored[0]!.sequence, problem: `another writer appended to the run (expected sequence ${this.storedEvents.length + 1})` }) };
+    if (stored.length > 0 && stored[0]!.sequence !== this.committed.count + 1) {
+      this.broken = { error: new RunLogCorruptError({ runId: this.runId, sequence: stored[0]!.sequence, problem: `another writer appended to the run (expected sequence ${this.committed.count + 1})` }) };
       throw this.broken.error;
     }
-    for (const event of stored) this.storedEvents.push(event);
+    this.committed.push(stored);
     for (let index = 0; index < held.length; index += 1) {
       // The world stored the held texts as given, so equal sequences mean equal events (and ids).
       if (stored[index]!.sequence !== held[index]!.sequence) {
@@ -300,23 +325,27 @@ export class RunLog {
         return (await this.appendAny(stamped, hold === undefined ? undefined : { hold })) as readonly HarnessEventEnvelope[];
       },
       list: async (listOptions) => {
-        // Served from memory, never from the world: this process is the run's only writer, so the
-        // events read at open, those committed since and those held are all there is. (A commit
-        // in flight carries other sessions' events only: a session's own earlier appends were
-        // awaited before it could be opened again.) Reading must not force a commit either.
+        // Served from memory, never from the world, while memory holds the attempt's events (an
+        // attempt holds them from its start, `holdFrom`): this process is the run's only writer,
+        // so the events committed and those held are all there is. (A commit in flight carries
+        // other sessions' events only: a session's own earlier appends were awaited before it
+        // could be opened again.) Reading must not force a commit either.
         await this.tail;
         const after = Math.max(afterSequence, listOptions?.afterSequence ?? 0);
-        const result: HarnessEventEnvelope[] = [];
-        // Sequences are dense from 1, so the event after `after` sits at index `after`.
-        for (let index = after; index < this.storedEvents.length; index += 1) {
-          const event = this.storedEvents[index]!;
-          if (event.type.startsWith("harness.")) result.push(event as unknown as HarnessEventEnvelope);
+        const isHarness = (event: EventRecord): boolean => event.type.startsWith("harness.");
+        let result: EventRecord[];
+        if (this.committed.holdsAfter(after)) result = this.committed.after(after, isHarness);
+        else {
+          // Older than memory (a resumed attempt, a session listing after its attempt ended): the
+          // committed part up to the window from the world, the rest from memory.
+          const older = await this.committed.readBelow(async (upTo) => ((await this.world.listEvents(this.runId, { afterSequence: after, typePrefix: "harness." })) as readonly EventRecord[]).filter((event) => event.sequence <= upTo));
+          result = [...older.value, ...this.committed.after(older.upTo, isHarness)];
         }
-        const lastStored = this.storedEvents.length;
+        const lastStored = this.committed.count;
         for (const event of this.pending) {
-          if (event.sequence > after && event.sequence > lastStored && event.type.startsWith("harness.")) result.push(event as unknown as HarnessEventEnvelope);
+          if (event.sequence > after && event.sequence > lastStored && isHarness(event)) result.push(event);
         }
-        return result;
+        return result as unknown as HarnessEventEnvelope[];
       },
       ...(this.watcher === undefined ? {} : { onModelDelta: (delta: ModelDelta) => this.watcher?.modelDelta(this.runId, delta) }),
     };

@@ -36,7 +36,7 @@ export async function runStep(run: RunContext, invocation: StepInvocation): Prom
   const maxAttempts = step.retry?.maxAttempts ?? 1;
   let state = run.log.folder.step(stepPath);
   if (state?.status === "failed" && state.error !== undefined && (!state.error.retriable || state.attempts >= maxAttempts)) {
-    throw recordedFailure(run, stepPath, state.error);
+    throw await recordedFailure(run, stepPath, state.error);
   }
   for (;;) {
     if (run.cancellation.cancelled) throw abortFailure(run, stepPath);
@@ -44,6 +44,7 @@ export async function runStep(run: RunContext, invocation: StepInvocation): Prom
     let outcome: AttemptOutcome;
     let attempt: number;
     const attemptRun: RunContext = { ...run, cancellation: run.cancellation.child() };
+    let releaseEvents: (() => void) | undefined;
     try {
       state = run.log.folder.step(stepPath);
       const resuming = state?.status === "running";
@@ -64,6 +65,8 @@ export async function runStep(run: RunContext, invocation: StepInvocation): Prom
         );
       }
       const attemptStartedSequence = run.log.folder.step(stepPath)!.attemptStartedSequence ?? 0;
+      // The attempt's sessions list their own events: memory keeps them until the attempt ends.
+      releaseEvents = run.log.holdFrom(attemptStartedSequence);
       outcome = await attemptStep({ run: attemptRun, invocation, attempt, attemptStartedSequence });
       if (outcome.kind === "completed") return outcome.committed;
       const reason = attemptRun.cancellation.reason;
@@ -79,6 +82,7 @@ export async function runStep(run: RunContext, invocation: StepInvocation): Prom
         },
       ]);
     } finally {
+      releaseEvents?.();
       attemptRun.cancellation.dispose();
       release();
     }
@@ -106,8 +110,8 @@ async function acquireSlot(run: RunContext, stepPath: string): Promise<() => voi
  * because another step failed (or failed on its own after that) recorded that failure as
  * `cancelledBy`: resuming, the list fails with it again, whichever of its steps it meets first.
  */
-function recordedFailure(run: RunContext, stepPath: string, error: StepErrorPayload): StepFailure {
-  const cancelledBy = recordedCancellation(run, stepPath);
+async function recordedFailure(run: RunContext, stepPath: string, error: StepErrorPayload): Promise<StepFailure> {
+  const cancelledBy = await recordedCancellation(run, stepPath);
   if (cancelledBy !== undefined) return new CancelledStepFailure(stepPath, error, cancelledBy);
   return new StepFailure(error.causeCode ?? "step_failed", stepPath, error);
 }
@@ -123,16 +127,10 @@ export class CancelledStepFailure extends StepFailure {
   }
 }
 
-function recordedCancellation(run: RunContext, stepPath: string): PrimaryFailure | undefined {
-  const events = run.log.stored();
-  // Only a resumed run that was failing gets here: scanning back to the step's last StepFailed is rare.
-  for (let index = events.length - 1; index >= 0; index -= 1) {
-    const event = events[index]!;
-    if (event.type !== "StepFailed") continue;
-    const payload = event.payload as StepFailedPayload;
-    if (payload.stepPath === stepPath) return payload.cancelledBy;
-  }
-  return undefined;
+async function recordedCancellation(run: RunContext, stepPath: string): Promise<PrimaryFailure | undefined> {
+  // Only a resumed run that was failing gets here: finding the step's last StepFailed is rare.
+  const failed = await run.log.lastCommitted("StepFailed", (event) => (event.payload as StepFailedPayload).stepPath === stepPath);
+  return (failed?.payload as StepFailedPayload | undefined)?.cancelledBy;
 }
 
 /**
