@@ -101,9 +101,9 @@ export class RunCommand extends Command<CliContext> {
           models: prepared.models,
           workerHarness: workflowHarness,
         });
-        return summaryOfCompletedRun(result);
+        return summaryOfCompletedRun(result, (await localWorld.getRun(result.runId))?.eventCount ?? 0);
       } catch (error) {
-        if (error instanceof RunFailedError && error.result !== undefined) return summaryOfFailedRun(error.result);
+        if (error instanceof RunFailedError && error.result !== undefined) return summaryOfFailedRun(error.result, (await localWorld.getRun(error.result.runId))?.eventCount ?? 0);
         throw error;
       } finally {
         progress.flush();

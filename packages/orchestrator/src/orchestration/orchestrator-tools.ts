@@ -1,5 +1,6 @@
 import { canonicalJson, contentId, sha256Digest } from "@little-stack/canonical";
 import type { ModelDelta } from "@little-stack/harness";
+import type { World } from "@little-stack/local-world";
 import { executeWorkflowVersion, RunFailedError, type RunResult } from "@little-stack/runtime";
 import { jsonSchema, tool, type ToolSet } from "ai";
 import { mkdir, rename, writeFile } from "node:fs/promises";
@@ -116,8 +117,9 @@ async function writeOutputFile(context: PipelineContext, runId: string, output: 
   return `${context.scratchMountPath}/outputs/${runId}.json`;
 }
 
-function outputRefOf(result: RunResult): string | undefined {
-  const completed = result.events.find((event) => event.type === "RunCompleted")?.payload as { outputRef?: string } | undefined;
+/** The sub-run's `RunCompleted` outputRef, read by type: a long run's `result.events` would read its whole log. */
+async function outputRefOf(world: World, result: RunResult): Promise<string | undefined> {
+  const completed = (await world.listEvents(result.runId, { typePrefix: "RunCompleted" })).at(-1)?.payload as { outputRef?: string } | undefined;
   return completed?.outputRef;
 }
 
@@ -173,7 +175,7 @@ export function createOrchestratorTools(context: PipelineContext): ToolSet {
               ...(context.modelRegistry === undefined ? {} : { modelRegistry: context.modelRegistry }),
               ...(context.watcher === undefined ? {} : { onEvent: context.watcher }),
             });
-            const outputRef = outputRefOf(result);
+            const outputRef = await outputRefOf(context.world, result);
             return {
               runId,
               workflowVersionId: planned.workflowVersion.id,

@@ -128,7 +128,8 @@ export async function runOuterLoop(options: {
     try {
       const result = await runCycle({ ...options, runId: cycleRunId, outerLoopContext, parentRunId: runId, outerLoopId, ...registry });
       const inline = canonicalJson(result.output ?? null).length <= inlineOutputLimit;
-      const completed = result.events.find((event) => event.type === "RunCompleted")?.payload as { outputRef?: string } | undefined;
+      // By type: a long cycle's result.events would read its whole log.
+      const completed = (await world.listEvents(cycleRunId, { typePrefix: "RunCompleted" })).at(-1)?.payload as { outputRef?: string } | undefined;
       outcome = {
         outerLoopId,
         cycleNumber,
