@@ -1,8 +1,12 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { SkillDefinitionError } from "./skill-definition-error.js";
 import { parseSkillFrontmatter } from "./skill-frontmatter.js";
 
 const file = "/skills/review/SKILL.md";
+const run = promisify(execFile);
 
 function problem(text: string): SkillDefinitionError {
   try {
@@ -47,5 +51,23 @@ describe("parseSkillFrontmatter", () => {
     const error = problem("---js\n{ name: (globalThis.skillFrontmatterRan = true, 'x'), description: 'y' }\n---\n");
     expect(error.message).toContain('frontmatter must be YAML, found "---js"');
     expect(marker.skillFrontmatterRan).toBeUndefined();
+  });
+});
+
+describe("loading the frontmatter parsers", () => {
+  it("loads gray-matter and yaml on the first skill file parsed, not when the package is imported", async () => {
+    // A child process: this test worker may have loaded them already for other tests.
+    const program = `
+      import { createRequire } from "node:module";
+      const { parseSkillFrontmatter } = await import(${JSON.stringify(new URL("./index.ts", import.meta.url).href)});
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).filter((path) => /gray-matter|[\\\\/]yaml[\\\\/]/.test(path)).length;
+      const before = loaded();
+      const parsed = parseSkillFrontmatter("SKILL.md", "---\\nname: lazy\\ndescription: Loads its parsers late.\\n---\\n");
+      console.log(JSON.stringify({ before, after: loaded(), parsed }));`;
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", program], { cwd: fileURLToPath(new URL("../../..", import.meta.url)) });
+    const report = JSON.parse(stdout.trim().split("\n").at(-1)!) as { before: number; after: number; parsed: unknown };
+    expect(report.before).toBe(0);
+    expect(report.after).toBeGreaterThan(0);
+    expect(report.parsed).toEqual({ name: "lazy", description: "Loads its parsers late." });
   });
 });

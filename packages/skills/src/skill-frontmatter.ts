@@ -1,6 +1,21 @@
-import matter from "gray-matter";
-import { parse as parseYaml } from "yaml";
+import type grayMatter from "gray-matter";
+import { createRequire } from "node:module";
+import type * as yaml from "yaml";
 import { SkillDefinitionError } from "./skill-definition-error.js";
+
+const require = createRequire(import.meta.url);
+let parsers: { readonly matter: typeof grayMatter; readonly parseYaml: typeof yaml.parse } | undefined;
+
+/**
+ * gray-matter and yaml, loaded on the first skill file parsed: together they add ~15 MB of RSS
+ * (gray-matter pulls in js-yaml and esprima) that a process whose workflows use no skills never
+ * needs, and every process importing the SDK loads this module. Both are CommonJS, so a
+ * synchronous require keeps this parser synchronous.
+ */
+function loadParsers(): NonNullable<typeof parsers> {
+  parsers ??= { matter: require("gray-matter") as typeof grayMatter, parseYaml: (require("yaml") as typeof yaml).parse };
+  return parsers;
+}
 
 /** The frontmatter fields the SDK reads from a SKILL.md. */
 export type SkillFrontmatter = {
@@ -40,6 +55,7 @@ export function parseSkillFrontmatter(file: string, text: string): SkillFrontmat
   }
   let data: Record<string, unknown>;
   try {
+    const { matter, parseYaml } = loadParsers();
     // Always an options object: without one gray-matter caches results by input text.
     const parsed = matter(text, {
       engines: {
