@@ -127,9 +127,11 @@ export async function runWorkflowOnce(options: {
   const start = performance.now();
   const result = await runWorkflow(options.workflow, options.input ?? {}, { world, tools: noopTools, runId });
   const ms = performance.now() - start;
+  // Read before the data dir goes: a long run's events are read from the world on first access.
+  const events = result.events;
   await world.close();
   if (options.keep !== true) rmSync(dataDir, { recursive: true, force: true });
-  return { ms, loggedMs: loggedRunMs(result.events), runId, dataDir, events: result.events.length };
+  return { ms, loggedMs: loggedRunMs(events), runId, dataDir, events: events.length };
 }
 
 /** fsync a marker file: a strace of the process shows where a measured section starts and ends. */

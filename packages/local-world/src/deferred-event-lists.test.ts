@@ -48,16 +48,45 @@ describe("localWorld deferListEvents", () => {
     await world.close();
   });
 
-  it("reads a list left unread at close() before the database closes (a later change of the file is not in it)", async () => {
-    const world = localWorld({ dataDir: join(root, `w${(counter += 1)}`) });
+  it("reads a list left unread at close() from the file when it is read, refusing a row damaged since, and reads nothing at close()", async () => {
+    const dataDir = join(root, `w${(counter += 1)}`);
+    const world = localWorld({ dataDir });
     await world.appendEvents("run-1", started);
     const unread = await world.deferListEvents!("run-1");
+    const damagedLater = await world.deferListEvents!("run-1");
     const read = await world.deferListEvents!("run-1", { typePrefix: "Step" });
     expect(read.read()).toHaveLength(1);
     await world.close();
-    damagePayload(world.paths.eventsDb, "run-1", 2);
+    // Read after the close: a read-only connection opened for the read.
     expect(unread.read().map((event) => event.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+    damagePayload(world.paths.eventsDb, "run-1", 2);
+    let error: unknown;
+    try {
+      damagedLater.read();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(LittleWorkflowError.is(error, "world.event_log_corrupt"), String(error)).toBe(true);
+    // What was read before stays what it was.
     expect(read.read().map((event) => event.sequence)).toEqual([2]);
+    expect(unread.read().map((event) => event.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it("names the event log when a list is read after its data dir was removed", async () => {
+    const dataDir = join(root, `w${(counter += 1)}`);
+    const world = localWorld({ dataDir });
+    await world.appendEvents("run-1", started);
+    const unread = await world.deferListEvents!("run-1");
+    await world.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    let error: unknown;
+    try {
+      unread.read();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(LittleWorkflowError.is(error), String(error)).toBe(true);
+    expect(String((error as Error).message)).toContain(join(dataDir, "events"));
   });
 
   it("keeps a read's failure for every later read, and a closed world's failing list too", async () => {

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { ArtifactIntegrityError, ArtifactNotFoundError } from "./artifact-errors.js";
 import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact } from "./artifact-content.js";
 import { writeFileAtomicallySync, writeFileDurably } from "./durable-file.js";
-import { DeferredEventLists } from "./deferred-event-lists.js";
+import { deferredEventList } from "./deferred-event-lists.js";
 import { resolveDurability, type Durability } from "./durability.js";
 import { prepareEvents } from "./event-envelope.js";
 import { LeaseLostError, requireFence } from "./lease-errors.js";
@@ -17,7 +17,7 @@ import { OuterLoopManifestCorruptError } from "./outer-loop-manifest-errors.js";
 import { removeStaleTempFiles } from "./stale-temp-files.js";
 import { openSqliteEventLog } from "./sqlite-event-log.js";
 import { type SqliteRunLocks, sqliteRunLocks } from "./sqlite-run-locks.js";
-import type { ArtifactManifest, RunLock, StoredArtifact, World, WorldPaths } from "./world.js";
+import type { ArtifactManifest, EventEnvelope, RunLock, StoredArtifact, World, WorldPaths } from "./world.js";
 import { DataDirNotWritableError, DataDirWriteError, UnknownRunError, WorldClosedError, WorldReadOnlyError } from "./world-errors.js";
 import { resolveDataDir, resolveMaxConcurrentSteps } from "./world-options.js";
 import { worldPaths } from "./world-paths.js";
@@ -108,9 +108,23 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
   const heldLocks = new Map<string, RunLock>();
   /** A process lock is lost only when its world closes under it (see `close`). */
   const lockSignals = new Map<string, { controller: AbortController; runId: string; fence: number }>();
-  /** Deferred lists not read yet: read at close, while the database is still open. */
-  const deferredLists = new DeferredEventLists();
   let closed = false;
+
+  /**
+   * A deferred list read after `close()`: from a read-only connection opened for that read (and
+   * closed after it), so closing reads nothing — a run's result is deferred for every long run,
+   * and a WeakRef'd result dropped by its caller is rarely collected by the time it closes. The
+   * log as it is at that read, with the usual checks (a row damaged since is refused); a data dir
+   * removed since gives the open's error, naming the file.
+   */
+  function listAfterClose(runId: string, resolved: ReturnType<typeof resolveListEventsOptions>): EventEnvelope[] {
+    const reader = openSqliteEventLog({ path: paths.eventsDb, durability, headsDir: paths.heads, readOnly: true });
+    try {
+      return reader.list(runId, resolved);
+    } finally {
+      reader.close();
+    }
+  }
 
   function open(operation: string): void {
     if (closed) throw new WorldClosedError(operation);
@@ -216,7 +230,7 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
       requireRunId(runId);
       const resolved = resolveListEventsOptions(listOptions);
       // SQLite is read synchronously: nothing is read (or verified) until the first read().
-      return deferredLists.defer(() => eventLog.list(runId, resolved));
+      return deferredEventList(() => (closed ? listAfterClose(runId, resolved) : eventLog.list(runId, resolved)));
     },
 
     async listRuns() {
@@ -353,8 +367,6 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
       }
       for (const lock of [...heldLocks.values()]) await lock.release();
       closed = true;
-      // A result's events asked for after the close read what the log holds now.
-      deferredLists.settleAll();
       eventLog.close();
     },
   };

@@ -42,9 +42,10 @@ export interface World {
    * first `read()`; for a run nobody appends to any more, that is the same list.
    *
    * Where the cost goes is the world's: `localWorld` and `memoryWorld` read nothing until the
-   * first `read()` (a `localWorld` closed before then reads at its `close()`, so the list stays
-   * readable); `postgresWorld` fetches the rows when this resolves (its storage is read
-   * asynchronously only) and checks them on the first `read()`.
+   * first `read()` (a `localWorld` closed before then opens its event log read-only for that read,
+   * so the list stays readable while the data dir exists, and closing reads nothing);
+   * `postgresWorld` fetches the rows when this resolves (its storage is read asynchronously only)
+   * and checks them on the first `read()`.
    *
    * Optional for a third-party world: without it the runtime reads such a result's events at once.
    */
