@@ -170,8 +170,9 @@ export class RunLog {
     await this.tail;
     const recent = this.committed.after(0, (event) => event.type === type && matches(event)).at(-1);
     if (recent !== undefined || this.committed.complete) return recent;
-    const { value } = await this.committed.readBelow(async () => (await this.world.listEvents(this.runId, { typePrefix: type })) as readonly EventRecord[]);
-    return value.filter((event) => event.type === type && matches(event)).at(-1);
+    // The world holds every committed event, so its list of that type is the whole answer.
+    const committed = (await this.world.listEvents(this.runId, { typePrefix: type })) as readonly EventRecord[];
+    return committed.filter((event) => event.type === type && matches(event)).at(-1);
   }
 
   append(events: readonly RuntimeEvent[]): Promise<readonly EventRecord[]> {
@@ -325,11 +326,11 @@ export class RunLog {
         return (await this.appendAny(stamped, hold === undefined ? undefined : { hold })) as readonly HarnessEventEnvelope[];
       },
       list: async (listOptions) => {
-        // Served from memory, never from the world, while memory holds the attempt's events (an
-        // attempt holds them from its start, `holdFrom`): this process is the run's only writer,
-        // so the events committed and those held are all there is. (A commit in flight carries
-        // other sessions' events only: a session's own earlier appends were awaited before it
-        // could be opened again.) Reading must not force a commit either.
+        // Served from memory while it holds the attempt's events (an attempt holds them from its
+        // start, `holdFrom`): this process is the run's only writer, so the events committed and
+        // those held are all there is. (A commit in flight carries other sessions' events only: a
+        // session's own earlier appends were awaited before it could be opened again.) Reading
+        // must not force a commit either.
         await this.tail;
         const after = Math.max(afterSequence, listOptions?.afterSequence ?? 0);
         const isHarness = (event: EventRecord): boolean => event.type.startsWith("harness.");
