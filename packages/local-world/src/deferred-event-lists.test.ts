@@ -20,6 +20,16 @@ function damagePayload(eventsDb: string, runId: string, sequence: number): void 
   }
 }
 
+/** What `read` throws (undefined when it returns). */
+function thrownBy(read: () => unknown): unknown {
+  try {
+    read();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 const started = [
   { type: "RunStarted", payload: { n: 1 } },
   { type: "StepCompleted", payload: { n: 2 } },
@@ -35,12 +45,7 @@ describe("localWorld deferListEvents", () => {
 
     const damaged = await world.deferListEvents!("run-1");
     damagePayload(world.paths.eventsDb, "run-1", 2);
-    let error: unknown;
-    try {
-      damaged.read();
-    } catch (caught) {
-      error = caught;
-    }
+    const error = thrownBy(() => damaged.read());
     expect(LittleWorkflowError.is(error, "world.event_log_corrupt"), String(error)).toBe(true);
     expect((error as LittleWorkflowError).details).toMatchObject({ runId: "run-1", sequence: 2 });
     // What was read before the damage stays what it was.
@@ -60,12 +65,7 @@ describe("localWorld deferListEvents", () => {
     // Read after the close: a read-only connection opened for the read.
     expect(unread.read().map((event) => event.payload)).toEqual([{ n: 1 }, { n: 2 }]);
     damagePayload(world.paths.eventsDb, "run-1", 2);
-    let error: unknown;
-    try {
-      damagedLater.read();
-    } catch (caught) {
-      error = caught;
-    }
+    const error = thrownBy(() => damagedLater.read());
     expect(LittleWorkflowError.is(error, "world.event_log_corrupt"), String(error)).toBe(true);
     // What was read before stays what it was.
     expect(read.read().map((event) => event.sequence)).toEqual([2]);
@@ -79,12 +79,7 @@ describe("localWorld deferListEvents", () => {
     const unread = await world.deferListEvents!("run-1");
     await world.close();
     rmSync(dataDir, { recursive: true, force: true });
-    let error: unknown;
-    try {
-      unread.read();
-    } catch (caught) {
-      error = caught;
-    }
+    const error = thrownBy(() => unread.read());
     expect(LittleWorkflowError.is(error), String(error)).toBe(true);
     expect(String((error as Error).message)).toContain(join(dataDir, "events"));
   });
@@ -95,13 +90,7 @@ describe("localWorld deferListEvents", () => {
     damagePayload(world.paths.eventsDb, "run-1", 1);
     const deferred = await world.deferListEvents!("run-1");
     await world.close();
-    const first = (() => {
-      try {
-        return deferred.read();
-      } catch (error) {
-        return error;
-      }
-    })();
+    const first = thrownBy(() => deferred.read());
     expect(LittleWorkflowError.is(first, "world.event_log_corrupt"), String(first)).toBe(true);
     expect(() => deferred.read()).toThrow((first as Error).message);
   });
