@@ -31,7 +31,7 @@ export async function executeRegisteredTool(options: {
     input = checked.value;
   }
   if (session === undefined) {
-    return execute.call(tool, input, executionOptions({ toolCallId: `direct:${toolName}`, abortSignal: options.abortSignal }));
+    return execute.call(tool, input, executionOptions(`direct:${toolName}`, options));
   }
   const callIndex = options.callIndex ?? session.nextCodeCallIndex();
   const callId = codeToolCallId({ runId: session.runId, sessionKey: session.sessionKey, callIndex });
@@ -40,10 +40,17 @@ export async function executeRegisteredTool(options: {
     args: input,
     callId,
     callIndex,
-    execute: () => execute.call(tool, input, executionOptions({ toolCallId: callId, abortSignal: options.abortSignal })),
+    execute: () => execute.call(tool, input, executionOptions(callId, options)),
   });
 }
 
-function executionOptions(options: { toolCallId: string; abortSignal: AbortSignal | undefined }): ToolExecutionOptions {
-  return { toolCallId: options.toolCallId, messages: [], ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }) };
+/**
+ * The tool's `abortSignal` is read from `source` when the tool reads it, not before: a step
+ * attempt's signal is made on first use (a runtime's costs ~8 µs per attempt), and most tools
+ * never look at it. Given no `abortSignal` at all, the options have none.
+ */
+function executionOptions(toolCallId: string, source: { readonly abortSignal?: AbortSignal }): ToolExecutionOptions {
+  const options: ToolExecutionOptions = { toolCallId, messages: [] };
+  if (!("abortSignal" in source)) return options;
+  return Object.defineProperty(options, "abortSignal", { get: () => source.abortSignal, enumerable: true, configurable: true });
 }

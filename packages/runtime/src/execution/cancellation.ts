@@ -26,15 +26,23 @@ export type CancelReason =
  * shared AbortSignal: a run with dozens of steps in flight would otherwise pile listeners onto
  * one signal (Node warns past 10). Each node has its own AbortSignal — what the harness of a
  * step attempt receives — so whatever the harness attaches to it stays with that attempt.
+ *
+ * The AbortSignal is made when it is first asked for, already aborted if the node is: making one
+ * costs ~8 µs (an EventTarget), a node exists for every list and every step attempt, and most
+ * attempts (a trivial tool, a decision) never look at theirs.
  */
 export class Cancellation {
-  private readonly controller = new AbortController();
+  private controller: AbortController | undefined;
   private readonly callbacks = new Set<() => void>();
   private currentReason: CancelReason | undefined;
   private detach: (() => void) | undefined;
 
   /** Aborts when this node is cancelled. */
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.currentReason !== undefined) this.controller.abort();
+    }
     return this.controller.signal;
   }
 
@@ -54,7 +62,7 @@ export class Cancellation {
     const callbacks = [...this.callbacks];
     this.callbacks.clear();
     for (const callback of callbacks) callback();
-    this.controller.abort();
+    this.controller?.abort();
   }
 
   /** Calls `callback` once when this node is cancelled (at once when it already is). Returns a remover. */

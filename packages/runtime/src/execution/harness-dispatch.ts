@@ -77,7 +77,10 @@ export function harnessContextFor(options: {
     ...(options.role === "fixer" && options.resources.bash !== undefined ? { bashCapabilities: options.resources.bash } : {}),
     durability: sink,
     recorder: createHarnessEventRecorder({ sink }),
-    abortSignal: run.cancellation.signal,
+    // Read when the harness reads it: the attempt's AbortSignal is only made then (see Cancellation).
+    get abortSignal() {
+      return run.cancellation.signal;
+    },
     manifest: options.manifest,
     sessionKey: options.sessionKey,
     stepPath: options.stepPath,

@@ -101,3 +101,29 @@ describe("with the default workflowHarness (no workerHarness given)", () => {
     expect(transactions.indexOf(alone[0]!)).toBeLessThan(transactions.indexOf(completing("sum")[0]!));
   }, 30_000);
 });
+
+describe("a tool.call step's AbortSignal through the default harness", () => {
+  it("reaches the tool, which reads it only while it runs, and aborts when the run times out", async () => {
+    const seen: { aborted: boolean; heard: boolean }[] = [];
+    const tools = createToolRegistry({
+      wait: tool({
+        description: "Waits until aborted.",
+        inputSchema: z.object({}).passthrough(),
+        execute: (_input, options) =>
+          new Promise((_resolve, reject) => {
+            const record = { aborted: options.abortSignal?.aborted ?? true, heard: false };
+            seen.push(record);
+            options.abortSignal?.addEventListener("abort", () => {
+              record.heard = true;
+              reject(new Error("aborted"));
+            });
+          }),
+      }),
+    });
+    const steps = [{ id: "wait", uses: "tool.call", with: { tool: "wait" }, output: { mode: "json" } }] as LwirStep[];
+    const world = memoryWorld();
+    const error = (await executeWorkflowVersion({ world, workflowVersion: versionOf(lwirDocument({ steps, tools: ["wait"] })), input: {}, tools, timeout: "50ms", runId: "run-tool-signal" }).catch((caught: unknown) => caught)) as { causeCode?: string };
+    expect(error.causeCode).toBe("timeout");
+    expect(seen).toEqual([{ aborted: false, heard: true }]);
+  });
+});
