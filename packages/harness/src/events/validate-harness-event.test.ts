@@ -107,6 +107,7 @@ describe("validateHarnessEvent", () => {
     ["costUsd in session usage", mutated(valid.completed, (p) => (p.usage.costUsd = 0.01)), CostOnEventError, "$.payload.usage.costUsd"],
     ["costUsd in a model response usage", mutated(valid.responded, (p) => (p.response.usage.costUsd = 0)), CostOnEventError, "$.payload.response.usage.costUsd"],
     ["costUsd on the payload itself", mutated(valid.responded, (p) => (p.costUsd = 1)), CostOnEventError, "$.payload.costUsd"],
+    ["costUsd in an array of a harness field", mutated(valid.completed, (p) => (p.notes = [{ kind: "x" }, { detail: { costUsd: 2 } }])), CostOnEventError, "$.payload.notes[1].detail.costUsd"],
     ["a fractional token count", mutated(valid.completed, (p) => (p.usage.inputTokens = 1.5)), HarnessEventFieldError, "$.payload.usage.inputTokens"],
     ["cached tokens above input tokens", mutated(valid.responded, (p) => (p.response.usage.cachedInputTokens = 11)), InconsistentUsageError, "$.payload.response.usage.cachedInputTokens"],
     ["reasoning tokens above output tokens", mutated(valid.completed, (p) => (p.usage.reasoningTokens = 6)), InconsistentUsageError, "$.payload.usage.reasoningTokens"],

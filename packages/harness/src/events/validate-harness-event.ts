@@ -315,15 +315,34 @@ class FieldChecker {
    * args and results, outputs, prompt messages) may legitimately carry such a key and is skipped.
    */
   noCost(value: unknown, path: string): void {
+    const trail: (string | number)[] = [];
+    if (this.findCost(value, trail)) {
+      const where = trail.map((segment) => (typeof segment === "number" ? `[${segment}]` : `.${segment}`)).join("");
+      throw new CostOnEventError({ eventType: this.eventType, path: `${path}${where}` });
+    }
+  }
+
+  /**
+   * True when a `costUsd` key is found, `trail` then holding the way to it. The path text is only
+   * made for the error: every event is checked, and formatting a path for each key it has was
+   * most of the check's cost.
+   */
+  private findCost(value: unknown, trail: (string | number)[]): boolean {
     if (Array.isArray(value)) {
-      value.forEach((item, index) => this.noCost(item, `${path}[${index}]`));
-      return;
+      for (let index = 0; index < value.length; index += 1) {
+        trail.push(index);
+        if (this.findCost(value[index], trail)) return true;
+        trail.pop();
+      }
+      return false;
     }
-    if (typeof value !== "object" || value === null) return;
-    for (const [key, child] of Object.entries(value)) {
+    if (typeof value !== "object" || value === null) return false;
+    for (const key of Object.keys(value)) {
       if (userDataFields.has(key)) continue;
-      if (key === "costUsd") throw new CostOnEventError({ eventType: this.eventType, path: `${path}.${key}` });
-      this.noCost(child, `${path}.${key}`);
+      trail.push(key);
+      if (key === "costUsd" || this.findCost((value as Record<string, unknown>)[key], trail)) return true;
+      trail.pop();
     }
+    return false;
   }
 }
