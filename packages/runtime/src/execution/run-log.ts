@@ -1,15 +1,14 @@
 import { CanonicalText } from "@little-stack/canonical";
 import type { HarnessEventEnvelope, HarnessEventSink, ModelDelta } from "@little-stack/harness";
 import { RunLogCorruptError } from "../errors/run-integrity-errors.js";
-import { eventIdFor, type World } from "@little-stack/local-world";
+import type { World } from "@little-stack/local-world";
 import type { EventRecord, RuntimeEvent } from "../events/runtime-event-types.js";
 import type { RunEventDispatcher } from "../events/run-event-dispatcher.js";
 import type { RunStateFolder } from "../run-state/run-state-folder.js";
 import { CommittedEventWindow } from "./committed-event-window.js";
+import { heldEnvelope, heldInput, type AnyEvent } from "./held-events.js";
 import { historyUpTo, type RunHistory } from "./run-history.js";
 
-/** `canonicalPayload`, when sealed, is the payload's canonical text computed by whoever made the event. */
-type AnyEvent = { readonly type: string; readonly payload: unknown; readonly canonicalPayload?: CanonicalText };
 
 /** Announcements, not results: they may wait for the next boundary's transaction. */
 const deferrableTypes: ReadonlySet<string> = new Set([
@@ -40,63 +39,6 @@ const directStepResultTypes: ReadonlySet<string> = new Set([
   "harness.execute_step.succeeded",
   "harness.session.failed",
 ]);
-
-/**
- * A held event as the world will store it. Its id and its payload copy (parsed from the canonical
- * text, as the world's envelopes are) are computed on first read: most held events are only ever
- * read by type before they are committed, and the committed envelope comes from the world.
- * A plain object whose `eventId` and `payload` are enumerable accessors added with defineProperty
- * (shared getters, state in symbol slots): an object literal with getters is a dictionary-mode
- * object with its own closure, and a step holds six of these until its commit.
- */
-const heldText = Symbol("held text");
-const heldId = Symbol("held event id");
-const heldParsed = Symbol("held payload");
-type HeldState = EventRecord & { readonly [heldText]: CanonicalText; [heldId]?: string; [heldParsed]?: { readonly value: unknown } };
-
-const heldEventId: PropertyDescriptor = {
-  get(this: HeldState): string {
-    return (this[heldId] ??= eventIdFor({ runId: this.runId, sequence: this.sequence, type: this.type, payloadJson: this[heldText].json }));
-  },
-  enumerable: true,
-};
-const heldPayloadCopy: PropertyDescriptor = {
-  get(this: HeldState): unknown {
-    return (this[heldParsed] ??= { value: JSON.parse(this[heldText].json) as unknown }).value;
-  },
-  enumerable: true,
-};
-
-function heldEnvelope(options: { readonly runId: string; readonly sequence: number; readonly type: string; readonly recordedAt: string; readonly text: CanonicalText }): EventRecord {
-  const envelope = { runId: options.runId, sequence: options.sequence, type: options.type, recordedAt: options.recordedAt };
-  Object.defineProperty(envelope, heldText, { value: options.text });
-  Object.defineProperty(envelope, heldId, { value: undefined, writable: true });
-  Object.defineProperty(envelope, heldParsed, { value: undefined, writable: true });
-  Object.defineProperty(envelope, "eventId", heldEventId);
-  Object.defineProperty(envelope, "payload", heldPayloadCopy);
-  return envelope as unknown as EventRecord;
-}
-
-/**
- * A held event handed to the world with the text it was identified by: `{ type, payload,
- * canonicalPayload }` whose `payload` is an enumerable accessor (a spread still copies it), so a
- * world that takes the sealed text never parses it back. One shared getter added with
- * defineProperty: an object literal with a getter is a dictionary-mode object with its own closure.
- */
-const heldEventSlot = Symbol("held event");
-const heldPayload: PropertyDescriptor = {
-  get(this: { readonly [heldEventSlot]: EventRecord }): unknown {
-    return this[heldEventSlot].payload;
-  },
-  enumerable: true,
-};
-
-function heldInput(event: EventRecord, text: CanonicalText): AnyEvent {
-  const input = { type: event.type, canonicalPayload: text };
-  Object.defineProperty(input, heldEventSlot, { value: event });
-  Object.defineProperty(input, "payload", heldPayload);
-  return input as unknown as AnyEvent;
-}
 
 /**
  * The one writer of a run's log in this process: appends go to the world one batch at a time
