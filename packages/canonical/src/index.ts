@@ -13,3 +13,4 @@ export {
 export { formatJsonPath, type JsonPathSegment } from "./json-path.js";
 export { LittleWorkflowError, type LittleWorkflowErrorOptions } from "./little-workflow-error.js";
 export { contentId, idFromDigest, isPrefixedId, randomId } from "./prefixed-id.js";
+export { createPrivateSlot, type PrivateSlot } from "./private-slot.js";

@@ -1,3 +1,4 @@
+import { createPrivateSlot } from "@little-stack/canonical";
 import { asSchema, type ToolExecutionOptions } from "ai";
 import type { HarnessSession } from "../agent/harness-session.js";
 import { codeToolCallId } from "../agent/call-ids.js";
@@ -18,6 +19,11 @@ export async function executeRegisteredTool(options: {
   /** Position of this call among the session's code calls; defaults to the session's next index. */
   readonly callIndex?: number;
   readonly abortSignal?: AbortSignal;
+  /**
+   * Instead of `abortSignal`: an object whose `abortSignal` is read when the tool reads its own
+   * (a harness context, whose signal may be made on first read), not before.
+   */
+  readonly signalFrom?: { readonly abortSignal?: AbortSignal };
 }): Promise<unknown> {
   const { registry, toolName, session } = options;
   const tool = registry.get(toolName);
@@ -31,7 +37,7 @@ export async function executeRegisteredTool(options: {
     input = checked.value;
   }
   if (session === undefined) {
-    return execute.call(tool, input, executionOptions(`direct:${toolName}`, options));
+    return execute.call(tool, input, executionOptions(`direct:${toolName}`, options.signalFrom ?? options));
   }
   const callIndex = options.callIndex ?? session.nextCodeCallIndex();
   const callId = codeToolCallId({ runId: session.runId, sessionKey: session.sessionKey, callIndex });
@@ -40,17 +46,29 @@ export async function executeRegisteredTool(options: {
     args: input,
     callId,
     callIndex,
-    execute: () => execute.call(tool, input, executionOptions(callId, options)),
+    execute: () => execute.call(tool, input, executionOptions(callId, options.signalFrom ?? options)),
   });
 }
 
 /**
  * The tool's `abortSignal` is read from `source` when the tool reads it, not before: a step
  * attempt's signal is made on first use (a runtime's costs ~8 µs per attempt), and most tools
- * never look at it. Given no `abortSignal` at all, the options have none.
+ * never look at it. Given no `abortSignal` at all, the options have none. The accessor is one
+ * shared descriptor reading a private slot: a getter closing over `source` would give every
+ * options object a hidden class of its own (old-generation garbage on every call).
  */
 function executionOptions(toolCallId: string, source: { readonly abortSignal?: AbortSignal }): ToolExecutionOptions {
   const options: ToolExecutionOptions = { toolCallId, messages: [] };
   if (!("abortSignal" in source)) return options;
-  return Object.defineProperty(options, "abortSignal", { get: () => source.abortSignal, enumerable: true, configurable: true });
+  signalSource.attach(options, source);
+  return Object.defineProperty(options, "abortSignal", lazyAbortSignal);
 }
+
+const signalSource = createPrivateSlot<{ readonly abortSignal?: AbortSignal }>();
+const lazyAbortSignal: PropertyDescriptor = {
+  get(this: object): AbortSignal | undefined {
+    return signalSource.read(this).abortSignal;
+  },
+  enumerable: true,
+  configurable: true,
+};

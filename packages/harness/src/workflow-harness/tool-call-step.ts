@@ -21,15 +21,6 @@ export async function runToolCallStep(options: {
   const allowed = allowedToolNames(ctx);
   if (!allowed.includes(toolName)) throw new ToolNotPermittedError({ stepId: step.id, toolName, allowedTools: allowed });
   const registry = createToolRegistry(pickTools(ctx.tools, [toolName]));
-  return executeRegisteredTool({
-    registry,
-    toolName,
-    args: options.stepInput ?? {},
-    session,
-    callIndex: 0,
-    // Passed on unread: the tool reads it if it wants it (see executeRegisteredTool).
-    get abortSignal() {
-      return ctx.abortSignal;
-    },
-  });
+  // The context's signal is handed on unread: the tool reads it if it wants it.
+  return executeRegisteredTool({ registry, toolName, args: options.stepInput ?? {}, session, callIndex: 0, signalFrom: ctx });
 }

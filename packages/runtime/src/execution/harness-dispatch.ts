@@ -1,4 +1,6 @@
 import { createHarnessEventRecorder, type HarnessContext, type HarnessEventSink, type HarnessManifest, type HarnessResult, type HarnessRole, type HarnessTask, type ResolvedModel } from "@little-stack/harness";
+import { createPrivateSlot } from "@little-stack/canonical";
+import type { Cancellation } from "./cancellation.js";
 import type { SessionResources } from "./session-resources.js";
 import { MissingModelSlotError } from "../errors/runtime-config-errors.js";
 import type { RunContext } from "./run-context.js";
@@ -64,7 +66,7 @@ export function harnessContextFor(options: {
       return logSink.append(events);
     },
   };
-  return {
+  const context: Omit<RuntimeHarnessContext, "abortSignal"> = {
     scope: { runId: run.runId, logDir: run.logDir, role: options.role },
     model: options.model,
     ...(options.system === undefined ? {} : { system: options.system }),
@@ -77,16 +79,28 @@ export function harnessContextFor(options: {
     ...(options.role === "fixer" && options.resources.bash !== undefined ? { bashCapabilities: options.resources.bash } : {}),
     durability: sink,
     recorder: createHarnessEventRecorder({ sink }),
-    // Read when the harness reads it: the attempt's AbortSignal is only made then (see Cancellation).
-    get abortSignal() {
-      return run.cancellation.signal;
-    },
     manifest: options.manifest,
     sessionKey: options.sessionKey,
     stepPath: options.stepPath,
     visitIndex: options.visitIndex,
   };
+  attemptCancellation.attach(context, run.cancellation);
+  return Object.defineProperty(context, "abortSignal", attemptAbortSignal) as unknown as RuntimeHarnessContext;
 }
+
+/**
+ * The context's `abortSignal` is read when the harness reads it, so the attempt's AbortSignal is
+ * only made then (see Cancellation): one shared accessor reading a private slot, since a getter
+ * closing over the run would put each context in dictionary mode with a closure of its own.
+ */
+const attemptCancellation = createPrivateSlot<Cancellation>();
+const attemptAbortSignal: PropertyDescriptor = {
+  get(this: object): AbortSignal {
+    return attemptCancellation.read(this).signal;
+  },
+  enumerable: true,
+  configurable: true,
+};
 
 /**
  * Runs one harness task, following `delegate_to_default`, and stops waiting as soon as the run
