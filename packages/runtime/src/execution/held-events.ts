@@ -1,4 +1,4 @@
-import type { CanonicalText } from "@little-stack/canonical";
+import { createPrivateSlot, type CanonicalText } from "@little-stack/canonical";
 import { eventIdFor } from "@little-stack/local-world";
 import type { EventRecord } from "../events/runtime-event-types.js";
 
@@ -85,34 +85,18 @@ export function heldEnvelope(options: { readonly runId: string; readonly sequenc
  * world that takes the sealed text never parses it back. One shared getter added with
  * defineProperty: an object literal with a getter is a dictionary-mode object with its own closure.
  */
-class HeldInputSlot extends Stamped {
-  readonly #event: EventRecord;
-
-  private constructor(input: object, event: EventRecord) {
-    super(input);
-    this.#event = event;
-  }
-
-  static attach(input: object, event: EventRecord): void {
-    new HeldInputSlot(input, event);
-  }
-
-  static payloadOf(input: object): unknown {
-    if (!(#event in input)) throw new TypeError("not a held event input");
-    return (input as HeldInputSlot).#event.payload;
-  }
-}
+const heldEventOf = createPrivateSlot<EventRecord>();
 
 const heldPayload: PropertyDescriptor = {
   get(this: object): unknown {
-    return HeldInputSlot.payloadOf(this);
+    return heldEventOf.read(this).payload;
   },
   enumerable: true,
 };
 
 export function heldInput(event: EventRecord, text: CanonicalText): AnyEvent {
   const input = { type: event.type, canonicalPayload: text };
-  HeldInputSlot.attach(input, event);
+  heldEventOf.attach(input, event);
   Object.defineProperty(input, "payload", heldPayload);
   return input as unknown as AnyEvent;
 }
