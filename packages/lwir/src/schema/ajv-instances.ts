@@ -49,11 +49,15 @@ export function createAjv(dialect: SchemaDialect, extraOptions: Options = {}): A
   return instance;
 }
 
-/** One shared Ajv per dialect (see createAjv); created, and Ajv loaded, on first use. */
+/**
+ * One shared Ajv per dialect (see createAjv); created, and Ajv loaded, on first use. It does not
+ * check schemas against their meta-schema itself (`validateSchema: false`): createSchemaValidator
+ * runs the precompiled meta-schema validators first, so no meta-schema is ever compiled here.
+ */
 export function ajvFor(dialect: SchemaDialect): AjvInstance {
   let instance = instances.get(dialect);
   if (instance === undefined) {
-    instance = createAjv(dialect);
+    instance = createAjv(dialect, { validateSchema: false });
     instances.set(dialect, instance);
   }
   return instance;

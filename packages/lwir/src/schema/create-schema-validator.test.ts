@@ -1,5 +1,6 @@
 import { LittleWorkflowError } from "@little-stack/canonical";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { ajvFor, createAjv } from "./ajv-instances.js";
 import { createSchemaValidator } from "./create-schema-validator.js";
 
 const ticketSchema = {
@@ -66,6 +67,38 @@ describe("createSchemaValidator", () => {
       createSchemaValidator({ $schema: "http://json-schema.org/draft-04/schema#" });
     } catch (error) {
       expect(LittleWorkflowError.is(error, "schema.invalid")).toBe(true);
+    }
+  });
+
+  it("meta-validates with the precompiled validators, never with Ajv's validateSchema (which compiles the meta-schema)", () => {
+    const ajv = ajvFor("2020-12");
+    const validateSchema = vi.spyOn(ajv, "validateSchema");
+    try {
+      // Schemas no other test compiles, so nothing comes from the cache.
+      expect(createSchemaValidator({ type: "string", maxLength: 71_003 })("x").valid).toBe(true);
+      expect(() => createSchemaValidator({ type: "object", minProperties: -71_003 })).toThrow(/Cannot compile the JSON Schema/);
+      expect(validateSchema).not.toHaveBeenCalled();
+    } finally {
+      validateSchema.mockRestore();
+    }
+  });
+
+  it("refuses an invalid schema with the errors Ajv's own meta-schema check gives", () => {
+    for (const [dialect, schema] of [
+      ["2020-12", { type: "nonsense", properties: { a: { minLength: "two" } } }],
+      ["draft-07", { $schema: "http://json-schema.org/draft-07/schema#", items: [{ type: 3 }] }],
+    ] as const) {
+      const reference = createAjv(dialect);
+      expect(reference.validateSchema(schema)).toBe(false);
+      const expected = `schema is invalid: ${reference.errorsText(reference.errors)}`;
+      let message = "";
+      try {
+        createSchemaValidator(schema);
+      } catch (error) {
+        expect(LittleWorkflowError.is(error, "schema.invalid")).toBe(true);
+        message = (error as Error).message;
+      }
+      expect(message).toContain(expected);
     }
   });
 });
