@@ -36,6 +36,8 @@ describe("parseSkillFrontmatter", () => {
       ["---\nname: x\ndescription: [1, 2]\n---\n", '"description" must be a non-empty string'],
       ["---\nname: [\n---\n", "not valid YAML"],
       ["---\n- a\n- b\n---\n", "YAML mapping"],
+      ["---\nname: x\ndescription: never closed\n# Body", "frontmatter is not closed"],
+      ["---coffee\nname: x\n---\n", 'frontmatter must be YAML, found "---coffee"'],
     ];
     for (const [text, expected] of cases) {
       const error = problem(text);
@@ -44,6 +46,14 @@ describe("parseSkillFrontmatter", () => {
       expect(error.message.startsWith(`${file}: `), text).toBe(true);
       expect(error.message, text).toContain(expected);
     }
+  });
+
+  it("takes the lines up to the first closing line, whatever the line endings, BOM or opening spelling", () => {
+    const expected = { name: "review", description: "Review code." };
+    expect(parseSkillFrontmatter(file, "\uFEFF---\r\nname: review\r\ndescription: Review code.\r\n---\r\n# Body")).toEqual(expected);
+    expect(parseSkillFrontmatter(file, "---yaml\nname: review\ndescription: Review code.\n...\nbody")).toEqual(expected);
+    // A later `---` line belongs to the body (a Markdown rule), not to the frontmatter.
+    expect(parseSkillFrontmatter(file, "--- \nname: review\ndescription: Review code.\n---\n# Body\n---\nname: other\n")).toEqual(expected);
   });
 
   it("never evaluates JavaScript frontmatter", () => {
@@ -55,12 +65,12 @@ describe("parseSkillFrontmatter", () => {
 });
 
 describe("loading the frontmatter parsers", () => {
-  it("loads gray-matter and yaml on the first skill file parsed, not when the package is imported", async () => {
+  it("loads yaml on the first skill file parsed, not when the package is imported", async () => {
     // A child process: this test worker may have loaded them already for other tests.
     const program = `
       import { createRequire } from "node:module";
       const { parseSkillFrontmatter } = await import(${JSON.stringify(new URL("./index.ts", import.meta.url).href)});
-      const loaded = () => Object.keys(createRequire(import.meta.url).cache).filter((path) => /gray-matter|[\\\\/]yaml[\\\\/]/.test(path)).length;
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).filter((path) => /[\\\\/]yaml[\\\\/]/.test(path)).length;
       const before = loaded();
       const parsed = parseSkillFrontmatter("SKILL.md", "---\\nname: lazy\\ndescription: Loads its parsers late.\\n---\\n");
       console.log(JSON.stringify({ before, after: loaded(), parsed }));`;

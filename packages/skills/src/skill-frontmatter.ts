@@ -1,20 +1,18 @@
-import type grayMatter from "gray-matter";
 import { createRequire } from "node:module";
 import type * as yaml from "yaml";
 import { SkillDefinitionError } from "./skill-definition-error.js";
 
 const require = createRequire(import.meta.url);
-let parsers: { readonly matter: typeof grayMatter; readonly parseYaml: typeof yaml.parse } | undefined;
+let parseYaml: typeof yaml.parse | undefined;
 
 /**
- * gray-matter and yaml, loaded on the first skill file parsed: together they add ~15 MB of RSS
- * (gray-matter pulls in js-yaml and esprima) that a process whose workflows use no skills never
- * needs, and every process importing the SDK loads this module. Both are CommonJS, so a
- * synchronous require keeps this parser synchronous.
+ * The `yaml` package, loaded on the first skill file parsed (~40 ms and several MB of RSS that a
+ * process whose workflows use no skills never needs; every process importing the SDK loads this
+ * module). It is CommonJS, so a synchronous require keeps this parser synchronous.
  */
-function loadParsers(): NonNullable<typeof parsers> {
-  parsers ??= { matter: require("gray-matter") as typeof grayMatter, parseYaml: (require("yaml") as typeof yaml).parse };
-  return parsers;
+function loadYaml(): typeof yaml.parse {
+  parseYaml ??= (require("yaml") as typeof yaml).parse;
+  return parseYaml;
 }
 
 /** The frontmatter fields the SDK reads from a SKILL.md. */
@@ -30,41 +28,33 @@ export type SkillFrontmatter = {
 const namePattern = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$/;
 const maxDescriptionLength = 1024;
 
-function refuseCode(language: string): never {
-  throw new Error(`frontmatter language "${language}" is not allowed`);
-}
+/** A line that opens the frontmatter: `---`, or `---yaml` / `---yml`. */
+const openingLine = /^---\s*(?:ya?ml\s*)?$/i;
+/** A line that closes it: `---`, or YAML's document end `...`. */
+const closingLine = /^(?:---|\.\.\.)\s*$/;
 
 /**
- * Parses the YAML frontmatter of a skill file. Only YAML is accepted: gray-matter would otherwise
- * evaluate `---js` frontmatter as JavaScript in the host process, and skill files can come from
- * other people's repositories. `file` is used in error messages only.
+ * Parses the YAML frontmatter of a skill file: the lines between a first line `---` and the next
+ * line `---` (or `...`). Only YAML is accepted — `---js` and other languages are refused, never
+ * evaluated: skill files can come from other people's repositories. `file` is used in error
+ * messages only.
  */
 export function parseSkillFrontmatter(file: string, text: string): SkillFrontmatter {
-  const firstLine = text.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
-  if (!/^---\s*$/.test(firstLine)) {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const firstLine = lines[0] ?? "";
+  if (!openingLine.test(firstLine)) {
     const language = /^---\s*(\S+)/.exec(firstLine)?.[1];
-    if (language !== undefined && !["yaml", "yml"].includes(language.toLowerCase())) {
-      throw new SkillDefinitionError(file, `frontmatter must be YAML, found "---${language}".`);
-    }
-    if (language === undefined) {
-      throw new SkillDefinitionError(
-        file,
-        "has no YAML frontmatter; start the file with\n---\nname: my-skill\ndescription: What it helps with and when to use it.\n---",
-      );
-    }
+    if (language !== undefined) throw new SkillDefinitionError(file, `frontmatter must be YAML, found "---${language}".`);
+    throw new SkillDefinitionError(
+      file,
+      "has no YAML frontmatter; start the file with\n---\nname: my-skill\ndescription: What it helps with and when to use it.\n---",
+    );
   }
+  const closing = lines.findIndex((line, index) => index > 0 && closingLine.test(line));
+  if (closing === -1) throw new SkillDefinitionError(file, "frontmatter is not closed; end it with a line of three dashes (---).");
   let data: Record<string, unknown>;
   try {
-    const { matter, parseYaml } = loadParsers();
-    // Always an options object: without one gray-matter caches results by input text.
-    const parsed = matter(text, {
-      engines: {
-        yaml: (source: string) => (parseYaml(source) ?? {}) as object,
-        javascript: () => refuseCode("javascript"),
-        coffee: () => refuseCode("coffee"),
-      },
-    });
-    data = parsed.data as Record<string, unknown>;
+    data = (loadYaml()(lines.slice(1, closing).join("\n")) ?? {}) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new SkillDefinitionError(file, `frontmatter is not valid YAML (${reason}).`, { cause: error });
