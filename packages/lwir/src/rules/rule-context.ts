@@ -72,8 +72,7 @@ function allowlist(permissions: unknown, key: string): ReadonlySet<string> | und
   return new Set(list.filter((entry) => typeof entry === "string"));
 }
 
-function readEntry(options: { scope: StepScope; raw: unknown; index: number }): StepEntry {
-  const { scope, raw, index } = options;
+function readEntry(scope: StepScope, raw: unknown, index: number): StepEntry {
   const record = isRecord(raw) ? raw : undefined;
   const rawId = record === undefined ? undefined : ownField(record, "id");
   const id = stepIdProblem(rawId) === undefined ? (rawId as string) : undefined;
@@ -82,9 +81,10 @@ function readEntry(options: { scope: StepScope; raw: unknown; index: number }): 
   const rawNeeds = record === undefined ? undefined : ownField(record, "needs");
   const needs: NeedsEntry[] = [];
   if (Array.isArray(rawNeeds)) {
-    rawNeeds.forEach((need, needIndex) => {
+    for (let needIndex = 0; needIndex < rawNeeds.length; needIndex += 1) {
+      const need: unknown = rawNeeds[needIndex];
       if (typeof need === "string") needs.push({ id: need, index: needIndex });
-    });
+    }
   }
   const rawMaxVisits = record === undefined ? undefined : ownField(record, "maxVisits");
   const maxVisitsKnown = rawMaxVisits === undefined || isIntegerInRange(rawMaxVisits, { min: 1, max: 100 });
@@ -120,7 +120,7 @@ function readScope(options: {
     invalidIds: new Set(),
     parallel: options.parallel,
   };
-  options.list.forEach((raw, index) => scope.entries.push(readEntry({ scope, raw, index })));
+  options.list.forEach((raw, index) => scope.entries.push(readEntry(scope, raw, index)));
   return scope;
 }
 

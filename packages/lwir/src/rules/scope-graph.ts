@@ -5,66 +5,103 @@ import type { StepEntry, StepScope } from "./rule-context.js";
  * The execution graph of one list (lwir.md §4): an edge X → S when S needs X, and D → T when
  * decision D routes to T. Only first occurrences of valid ids are nodes.
  */
+//
+// Per-node data lives in arrays indexed by the node's position in `nodes` (one Map finds the
+// position), not in a Map per relation: a 10,000-step plan's graph was ~8 MB of Map entries and
+// copied arrays, alive through the whole validation and so promoted to V8's old generation, where
+// it stayed as garbage for the rest of a long run.
+const none: readonly StepEntry[] = Object.freeze([]);
+
 export class ScopeGraph {
   readonly nodes: readonly StepEntry[];
-  readonly #successors = new Map<StepEntry, StepEntry[]>();
-  readonly #decisionTargets = new Map<StepEntry, StepEntry[]>();
-  readonly #componentOf = new Map<StepEntry, number>();
-  readonly #components: StepEntry[][] = [];
+  readonly #positionOf = new Map<StepEntry, number>();
+  /** By position; `none` where a node has no successor (most have one). */
+  readonly #successors: (StepEntry[] | typeof none)[];
+  /** By position; only decisions have targets. */
+  readonly #decisionTargets: (StepEntry[] | typeof none)[];
+  readonly #needsOf: (StepEntry[] | typeof none)[];
+  readonly #decidersOf: (StepEntry[] | typeof none)[];
+  /** By position: the node's strongly connected component. */
+  readonly #componentOf: Int32Array;
+  /** Each component's members in document order; a singleton (most are) is its one entry, not an array. */
+  readonly #components: (StepEntry | StepEntry[])[] = [];
   #closure: Uint32Array[] | undefined;
-  readonly #needsOf = new Map<StepEntry, StepEntry[]>();
-  readonly #decidersOf = new Map<StepEntry, StepEntry[]>();
   readonly #requiredBefore = new Map<StepEntry, ReadonlySet<StepEntry>>();
 
   constructor(scope: StepScope) {
     this.nodes = scope.entries.filter((entry) => entry.id !== undefined && !entry.isDuplicate);
-    for (const node of this.nodes) this.#successors.set(node, []);
-    for (const node of this.nodes) {
+    const count = this.nodes.length;
+    this.nodes.forEach((node, position) => this.#positionOf.set(node, position));
+    this.#successors = new Array(count).fill(none);
+    this.#decisionTargets = new Array(count).fill(none);
+    this.#needsOf = new Array(count).fill(none);
+    this.#decidersOf = new Array(count).fill(none);
+    this.#componentOf = new Int32Array(count);
+    const add = (lists: (StepEntry[] | typeof none)[], position: number, entry: StepEntry): void => {
+      const list = lists[position]!;
+      if (list === none) lists[position] = [entry];
+      else (list as StepEntry[]).push(entry);
+    };
+    for (let position = 0; position < count; position += 1) {
+      const node = this.nodes[position]!;
       for (const need of node.needs) {
         const source = scope.byId.get(need.id);
         // A self-need is reported as invalid needs; it is not an execution edge.
         if (source !== undefined && source !== node) {
-          this.#successors.get(source)?.push(node);
-          this.#needsOf.set(node, [...(this.#needsOf.get(node) ?? []), source]);
+          add(this.#successors, this.#positionOf.get(source)!, node);
+          add(this.#needsOf, position, source);
         }
       }
-      const targets = decisionTargets(node).flatMap((target) => {
+      if (node.uses !== "decision") continue;
+      for (const target of decisionTargets(node)) {
         const step = scope.byId.get(target.id);
-        return step === undefined ? [] : [step];
-      });
-      this.#decisionTargets.set(node, targets);
-      const successors = this.#successors.get(node) as StepEntry[];
-      for (const target of targets) {
-        successors.push(target);
-        this.#decidersOf.set(target, [...(this.#decidersOf.get(target) ?? []), node]);
+        if (step === undefined) continue;
+        add(this.#decisionTargets, position, step);
+        add(this.#successors, position, step);
+        add(this.#decidersOf, this.#positionOf.get(step)!, node);
       }
     }
     this.#computeComponents();
   }
 
   successors(node: StepEntry): readonly StepEntry[] {
-    return this.#successors.get(node) ?? [];
+    return this.#byPosition(this.#successors, node);
   }
 
   /** Steps decision `node` routes to (empty for non-decisions). */
   targetsOf(node: StepEntry): readonly StepEntry[] {
-    return this.#decisionTargets.get(node) ?? [];
+    return this.#byPosition(this.#decisionTargets, node);
+  }
+
+  #byPosition(lists: readonly (readonly StepEntry[])[], node: StepEntry): readonly StepEntry[] {
+    const position = this.#positionOf.get(node);
+    return position === undefined ? none : lists[position]!;
+  }
+
+  /** The node's component, or undefined for a step that is not a node (invalid or duplicate id). */
+  #component(node: StepEntry): number | undefined {
+    const position = this.#positionOf.get(node);
+    return position === undefined ? undefined : this.#componentOf[position];
   }
 
   /** Strongly connected components that contain a cycle (more than one node, or a self-loop). */
   cyclicComponents(): StepEntry[][] {
-    return this.#components.filter((_component, index) => this.#isCyclic(index));
+    const cyclic: StepEntry[][] = [];
+    for (let component = 0; component < this.#components.length; component += 1) {
+      if (this.#isCyclic(component)) cyclic.push([...this.#members(component)]);
+    }
+    return cyclic;
   }
 
   sameComponent(left: StepEntry, right: StepEntry): boolean {
-    const component = this.#componentOf.get(left);
-    return component !== undefined && component === this.#componentOf.get(right);
+    const component = this.#component(left);
+    return component !== undefined && component === this.#component(right);
   }
 
   /** True when a path of at least one edge leads from `from` to `to`. */
   reaches(from: StepEntry, to: StepEntry): boolean {
-    const fromComponent = this.#componentOf.get(from);
-    const toComponent = this.#componentOf.get(to);
+    const fromComponent = this.#component(from);
+    const toComponent = this.#component(to);
     if (fromComponent === undefined || toComponent === undefined) return false;
     if (fromComponent === toComponent) return this.#isCyclic(fromComponent);
     this.#closure ??= this.#buildClosure();
@@ -90,9 +127,9 @@ export class ScopeGraph {
     const chosen = (node: StepEntry): Map<StepEntry, Set<StepEntry>> => {
       const byDecision = new Map<StepEntry, Set<StepEntry>>();
       for (const entry of [node, ...this.#requiredSet(node, new Set())]) {
-        const deciders = this.#decidersOf.get(entry) ?? [];
+        const deciders = this.#byPosition(this.#decidersOf, entry);
         const decider = deciders[0];
-        if (deciders.length !== 1 || decider === undefined || this.#isCyclic(this.#componentOf.get(decider) as number)) continue;
+        if (deciders.length !== 1 || decider === undefined || this.#isCyclic(this.#component(decider)!)) continue;
         byDecision.set(decider, new Set([...(byDecision.get(decider) ?? []), entry]));
       }
       return byDecision;
@@ -112,11 +149,11 @@ export class ScopeGraph {
     if (visiting.has(node)) return new Set();
     visiting.add(node);
     const required = new Set<StepEntry>();
-    for (const need of this.#needsOf.get(node) ?? []) {
+    for (const need of this.#byPosition(this.#needsOf, node)) {
       required.add(need);
       for (const entry of this.#requiredSet(need, visiting)) required.add(entry);
     }
-    const forward = (this.#decidersOf.get(node) ?? []).filter((decider) => !this.sameComponent(decider, node));
+    const forward = this.#byPosition(this.#decidersOf, node).filter((decider) => !this.sameComponent(decider, node));
     if (forward.length > 0) {
       const perDecider = forward.map((decider) => new Set([decider, ...this.#requiredSet(decider, visiting)]));
       for (const entry of perDecider[0] as Set<StepEntry>) if (perDecider.every((set) => set.has(entry))) required.add(entry);
@@ -126,8 +163,14 @@ export class ScopeGraph {
     return required;
   }
 
+  #members(component: number): readonly StepEntry[] {
+    const members = this.#components[component];
+    if (members === undefined) return none;
+    return Array.isArray(members) ? members : [members];
+  }
+
   #isCyclic(component: number): boolean {
-    const members = this.#components[component] ?? [];
+    const members = this.#members(component);
     const first = members[0];
     return members.length > 1 || (first !== undefined && this.successors(first).includes(first));
   }
@@ -144,9 +187,9 @@ export class ScopeGraph {
     const closure: Uint32Array[] = [];
     for (let component = 0; component < count; component += 1) {
       const bits = new Uint32Array(words);
-      for (const member of this.#components[component] as StepEntry[]) {
+      for (const member of this.#members(component)) {
         for (const successor of this.successors(member)) {
-          const target = this.#componentOf.get(successor) as number;
+          const target = this.#component(successor)!;
           if (target === component) continue;
           bits[target >>> 5] = (bits[target >>> 5] as number) | (1 << (target & 31));
           const inherited = closure[target] as Uint32Array;
@@ -160,53 +203,55 @@ export class ScopeGraph {
 
   /** Tarjan's algorithm, iterative so a long list cannot exhaust the call stack. */
   #computeComponents(): void {
-    const index = new Map<StepEntry, number>();
-    const lowLink = new Map<StepEntry, number>();
-    const onStack = new Set<StepEntry>();
-    const stack: StepEntry[] = [];
-    let counter = 0;
-    for (const root of this.nodes) {
-      if (index.has(root)) continue;
-      const work: { node: StepEntry; next: number }[] = [{ node: root, next: 0 }];
-      index.set(root, counter);
-      lowLink.set(root, counter);
+    const count = this.nodes.length;
+    // By position; index 0 means "not visited yet" (indexes start at 1).
+    const index = new Int32Array(count);
+    const lowLink = new Int32Array(count);
+    const onStack = new Uint8Array(count);
+    const stack: number[] = [];
+    // The depth-first path: node positions and how many of each one's successors were taken.
+    const path: number[] = [];
+    const taken: number[] = [];
+    let counter = 1;
+    const visit = (position: number): void => {
+      index[position] = counter;
+      lowLink[position] = counter;
       counter += 1;
-      stack.push(root);
-      onStack.add(root);
-      while (work.length > 0) {
-        const frame = work[work.length - 1] as { node: StepEntry; next: number };
-        const successors = this.successors(frame.node);
-        if (frame.next < successors.length) {
-          const successor = successors[frame.next] as StepEntry;
-          frame.next += 1;
-          if (!index.has(successor)) {
-            index.set(successor, counter);
-            lowLink.set(successor, counter);
-            counter += 1;
-            stack.push(successor);
-            onStack.add(successor);
-            work.push({ node: successor, next: 0 });
-          } else if (onStack.has(successor)) {
-            lowLink.set(frame.node, Math.min(lowLink.get(frame.node) as number, index.get(successor) as number));
-          }
+      stack.push(position);
+      onStack[position] = 1;
+      path.push(position);
+      taken.push(0);
+    };
+    for (let root = 0; root < count; root += 1) {
+      if (index[root] !== 0) continue;
+      visit(root);
+      while (path.length > 0) {
+        const depth = path.length - 1;
+        const position = path[depth]!;
+        const successors = this.#successors[position]!;
+        const next = taken[depth]!;
+        if (next < successors.length) {
+          taken[depth] = next + 1;
+          const successor = this.#positionOf.get(successors[next]!)!;
+          if (index[successor] === 0) visit(successor);
+          else if (onStack[successor] === 1) lowLink[position] = Math.min(lowLink[position]!, index[successor]!);
           continue;
         }
-        work.pop();
-        const parent = work[work.length - 1];
-        if (parent !== undefined) {
-          lowLink.set(parent.node, Math.min(lowLink.get(parent.node) as number, lowLink.get(frame.node) as number));
-        }
-        if (lowLink.get(frame.node) === index.get(frame.node)) {
+        path.pop();
+        taken.pop();
+        const parent = path.at(-1);
+        if (parent !== undefined) lowLink[parent] = Math.min(lowLink[parent]!, lowLink[position]!);
+        if (lowLink[position] === index[position]) {
           const component: StepEntry[] = [];
-          let member: StepEntry;
+          let member: number;
           do {
-            member = stack.pop() as StepEntry;
-            onStack.delete(member);
-            component.push(member);
-            this.#componentOf.set(member, this.#components.length);
-          } while (member !== frame.node);
+            member = stack.pop()!;
+            onStack[member] = 0;
+            component.push(this.nodes[member]!);
+            this.#componentOf[member] = this.#components.length;
+          } while (member !== position);
           component.sort((left, right) => left.index - right.index);
-          this.#components.push(component);
+          this.#components.push(component.length === 1 ? component[0]! : component);
         }
       }
     }
