@@ -1,17 +1,16 @@
 import { decisionTargets } from "./decision-rules.js";
 import type { StepEntry, StepScope } from "./rule-context.js";
 
-/**
- * The execution graph of one list (lwir.md §4): an edge X → S when S needs X, and D → T when
- * decision D routes to T. Only first occurrences of valid ids are nodes.
- */
-//
 // Per-node data lives in arrays indexed by the node's position in `nodes` (one Map finds the
 // position), not in a Map per relation: a 10,000-step plan's graph was ~8 MB of Map entries and
 // copied arrays, alive through the whole validation and so promoted to V8's old generation, where
 // it stayed as garbage for the rest of a long run.
 const none: readonly StepEntry[] = Object.freeze([]);
 
+/**
+ * The execution graph of one list (lwir.md §4): an edge X → S when S needs X, and D → T when
+ * decision D routes to T. Only first occurrences of valid ids are nodes.
+ */
 export class ScopeGraph {
   readonly nodes: readonly StepEntry[];
   readonly #positionOf = new Map<StepEntry, number>();
