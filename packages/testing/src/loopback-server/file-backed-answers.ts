@@ -49,8 +49,9 @@ const requestFilePattern = /^(\d{4,})\.request\.json$/;
  * written as `<NNNN>.request.json` (the body as received) and `<NNNN>.request.md` (what the model
  * sees, readable — written last, so its presence means the request is complete); the answer is
  * `<NNNN>.response.json` in the ScriptedTurn form (`fileAnswerForm`). A malformed answer gets
- * `<NNNN>.response-error.txt` saying what is wrong, and the wait goes on until the file changes
- * into a valid answer (the error file is then removed). Numbering continues after the highest
+ * `<NNNN>.response-error.txt` saying what is wrong (text that is not JSON only once a second read
+ * finds it unchanged: it may be a file caught mid-write), and the wait goes on until the file
+ * changes into a valid answer (the error file is then removed). Numbering continues after the highest
  * request already in `dir`, so a second process (a resumed run) never overwrites earlier files.
  * An answer without `usage` gets an estimate (`estimateUsage`: characters / 4).
  */
@@ -96,6 +97,7 @@ export function fileBackedAnswers(options: FileBackedAnswersOptions): FileBacked
     const rules = { toolNames: parts.tools.map((tool) => tool.name), jsonText: asksForJson(parts) };
     const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
     let rejected: string | undefined;
+    let unsettled: string | undefined;
     for (;;) {
       if (stopped) return { error: `file-backed answers were stopped while request ${number} waited for ${number}.response.json` };
       const text = await readIfPresent(files.responsePath);
@@ -105,8 +107,15 @@ export function fileBackedAnswers(options: FileBackedAnswersOptions): FileBacked
           await rm(files.errorPath, { force: true });
           return parsed.turn.usage === undefined ? { ...parsed.turn, usage: estimateUsage(request.body, parsed.turn) } : parsed.turn;
         }
-        rejected = text;
-        await writeAtomically(files.errorPath, errorReport(number, parsed.problems));
+        // Text that does not parse may be a file caught mid-write (writeFile and most editors
+        // truncate first): it is judged only when the next read finds the same text. Valid
+        // answers and well-formed but wrong ones are taken at once.
+        if (!isJsonText(text) && text !== unsettled) {
+          unsettled = text;
+        } else {
+          rejected = text;
+          await writeAtomically(files.errorPath, errorReport(number, parsed.problems));
+        }
       }
       if (Date.now() >= deadline) return { error: `no valid ${number}.response.json in ${dir} within ${options.timeoutMs} ms` };
       await sleep(Math.min(pollMs, Math.max(1, deadline - Date.now())));
@@ -153,6 +162,15 @@ function errorReport(number: string, problems: readonly string[]): string {
     `Write a corrected ${number}.response.json: the request is still waiting and reads the file again when it changes.`,
     "",
   ].join("\n");
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function readIfPresent(path: string): Promise<string | undefined> {

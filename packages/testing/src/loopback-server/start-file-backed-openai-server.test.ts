@@ -110,6 +110,16 @@ describe("startFileBackedOpenAIServer", () => {
     expect((await answered).output).toEqual({ category: "billing" });
   });
 
+  it("still refuses a file that stays unparsable (a file that does not parse is judged on the second read that finds it unchanged)", async () => {
+    server = await startFileBackedOpenAIServer({ dir, pollMs: 10 });
+    const answered = generateText({ model: providerFor(server.baseURL)("eval-model"), prompt: "Say hi.", maxRetries: 0 });
+    await waitForFile(join(dir, "0001.request.md"));
+    await writeFile(join(dir, "0001.response.json"), '{ "text": "hi');
+    expect(await waitForFile(join(dir, "0001.response-error.txt"))).toContain("the file is not JSON");
+    await writeFile(join(dir, "0001.response.json"), JSON.stringify({ text: "hi" }));
+    expect((await answered).text).toBe("hi");
+  });
+
   it("streams the answer (SSE) too", async () => {
     server = await startFileBackedOpenAIServer({ dir, pollMs: 10 });
     const streamed = streamText({ model: providerFor(server.baseURL)("eval-model"), prompt: "Say hi.", maxRetries: 0 });
