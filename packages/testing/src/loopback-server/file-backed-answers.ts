@@ -110,7 +110,7 @@ export function fileBackedAnswers(options: FileBackedAnswersOptions): FileBacked
         // Text that does not parse may be a file caught mid-write (writeFile and most editors
         // truncate first): it is judged only when the next read finds the same text. Valid
         // answers and well-formed but wrong ones are taken at once.
-        if (!isJsonText(text) && text !== unsettled) {
+        if (parsed.unparsable === true && text !== unsettled) {
           unsettled = text;
         } else {
           rejected = text;
@@ -162,15 +162,6 @@ function errorReport(number: string, problems: readonly string[]): string {
     `Write a corrected ${number}.response.json: the request is still waiting and reads the file again when it changes.`,
     "",
   ].join("\n");
-}
-
-function isJsonText(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function readIfPresent(path: string): Promise<string | undefined> {

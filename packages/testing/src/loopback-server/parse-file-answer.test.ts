@@ -13,7 +13,9 @@ describe("parseFileAnswer", () => {
 
   it("lists every problem of a malformed answer, each naming the field", () => {
     expect(parseFileAnswer("{ text: 1 }", rules).problems?.[0]).toMatch(/^the file is not JSON/);
+    expect(parseFileAnswer("{ text: 1 }", rules).unparsable).toBe(true);
     expect(parseFileAnswer("[]", rules).problems).toEqual(["the file must hold one JSON object"]);
+    expect(parseFileAnswer("[]", rules).unparsable).toBeUndefined();
     expect(parseFileAnswer("{}", rules).problems).toEqual(['give a non-empty "text" or at least one entry in "toolCalls"']);
     const problems = parseFileAnswer(
       JSON.stringify({ tool_calls: [], toolCalls: [{ toolName: "bash", args: "ls", id: "x" }, "submit"], usage: { inputTokens: 3, outputTokens: -1, cachedInputTokens: 5, cost: 1 } }),

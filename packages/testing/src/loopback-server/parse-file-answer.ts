@@ -7,7 +7,10 @@ export type AnswerRules = {
   readonly jsonText: boolean;
 };
 
-export type ParsedFileAnswer = { readonly turn: ScriptedTurn; readonly problems?: never } | { readonly problems: readonly string[]; readonly turn?: never };
+export type ParsedFileAnswer =
+  | { readonly turn: ScriptedTurn; readonly problems?: never; readonly unparsable?: never }
+  /** `unparsable`: the text is not JSON at all (it may be a file caught mid-write). */
+  | { readonly problems: readonly string[]; readonly turn?: never; readonly unparsable?: true };
 
 /** The form of a response file, for error messages and docs. */
 export const fileAnswerForm = `{ "text"?: string, "toolCalls"?: [{ "toolName": string, "args": { ... } }], "reasoning"?: string,
@@ -36,7 +39,7 @@ export function parseFileAnswer(text: string, rules: AnswerRules): ParsedFileAns
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
-    return { problems: [`the file is not JSON (${(error as Error).message})`] };
+    return { problems: [`the file is not JSON (${(error as Error).message})`], unparsable: true };
   }
   if (!isObject(value)) return { problems: ["the file must hold one JSON object"] };
   const problems: string[] = [];
