@@ -7,6 +7,7 @@ import type { ResolvedListEventsOptions } from "./list-events-options.js";
 import { type HeadReading, type RunHead, RunHeads } from "./run-heads.js";
 import { checkDatabaseFile } from "./sqlite-file-check.js";
 import { synchronousLevel, type Durability } from "./durability.js";
+import { preallocateWal } from "./wal-preallocation.js";
 import type { EventEnvelope, RunSummary } from "./world.js";
 import { DurabilityNotAppliedError, fileWriteError, WorldReadOnlyError } from "./world-errors.js";
 
@@ -119,6 +120,8 @@ export function openSqliteEventLog(options: {
       // here, before it has stored anything of the caller's.
       database.prepare("INSERT OR REPLACE INTO world_meta (key, value) VALUES ('last_opened_at', ?)").run(new Date().toISOString());
       requireSynchronous(database, wanted);
+      // Commits that overwrite the WAL in place sync faster than commits that grow it.
+      if (wanted.syncAfterCommit) preallocateWal({ database, walPath: `${path}-wal` });
     } else {
       // Reading the schema reads every page of sqlite_master: damage there shows now, named.
       const tables = database.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'").pluck().get();
