@@ -104,7 +104,7 @@ const oursOnce = async (durability: Durability) => ({
 });
 await oursOnce("strict"); // warm-up
 await oursOnce("process");
-rawCommits(root, steps, "strict");
+rawCommits({ root, rows: steps, durability: "strict" });
 
 type Row = { chain: number[]; fan: number[]; raw: number[] };
 const rows: Record<string, Row> = {};
@@ -115,7 +115,7 @@ const add = (name: string, figures: PeerFigures, raw: number): void => {
   row.raw.push(raw);
 };
 for (let round = 0; round < rounds; round += 1) {
-  const raw = rawCommits(root, steps, "strict");
+  const raw = rawCommits({ root, rows: steps, durability: "strict" });
   add("raw better-sqlite3, WAL, FULL, one row per step", { chainMs: raw, fanMs: Number.NaN }, raw);
   add("runWorkflow, fixed plan, default harness, strict", await oursOnce("strict"), raw);
   add("runWorkflow, durability process", await oursOnce("process"), raw);

@@ -2,7 +2,7 @@
 // trivial tool.call steps (each returns its input), run through the public API, and the raw
 // better-sqlite3 baseline committing one row per step into a table of the world's layout.
 import { execFile } from "node:child_process";
-import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -87,16 +87,21 @@ let rawRuns = 0;
  * `busyMs`, each commit comes after that much CPU work (a spin): a runtime does its step's work
  * between two commits, and on this VM an fdatasync issued after the device has been idle for a
  * while takes longer than one issued back to back, so this is the floor of any engine that spends
- * `busyMs` per step and syncs each step.
+ * `busyMs` per step and syncs each step. With `presizedWal`, the WAL is zero-filled first to the
+ * size a strict local world gives it (packages/local-world/src/wal-preallocation.ts), outside the
+ * clock: the same commits into a WAL that does not grow.
  */
-export function rawCommits(root: string, rows: number, durability: Durability, busyMs = 0): number {
+export function rawCommits(options: { readonly root: string; readonly rows: number; readonly durability: Durability; readonly busyMs?: number; readonly presizedWal?: boolean }): number {
+  const { rows, durability } = options;
+  const busyMs = options.busyMs ?? 0;
   rawRuns += 1;
-  const path = join(root, `raw-${rawRuns}.db`);
+  const path = join(options.root, `raw-${rawRuns}.db`);
   const database = new Database(path);
   database.pragma("journal_mode = WAL");
   database.pragma(`synchronous = ${durability === "strict" ? "FULL" : "NORMAL"}`);
   // The world's table layout (a rowid table keyed by (run_id, sequence)), without its trigger.
   database.exec("CREATE TABLE events (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (run_id, sequence))");
+  if (options.presizedWal === true) zeroFillWal(`${path}-wal`);
   const insert = database.prepare("INSERT INTO events (run_id, sequence, type, payload) VALUES (?, ?, ?, ?)");
   const start = performance.now();
   for (let index = 0; index < rows; index += 1) {
@@ -107,6 +112,16 @@ export function rawCommits(root: string, rows: number, durability: Durability, b
   database.close();
   for (const suffix of ["", "-wal", "-shm"]) if (existsSync(path + suffix)) rmSync(path + suffix);
   return ms;
+}
+
+/** Zeros appended to a WAL up to what a strict local world writes at open: 1,064 frames of 4 KiB pages. */
+function zeroFillWal(walPath: string): void {
+  const descriptor = openSync(walPath, "r+");
+  const size = fstatSync(descriptor).size;
+  const missing = 32 + 1064 * (24 + 4096) - size;
+  writeSync(descriptor, Buffer.alloc(missing), 0, missing, size);
+  fsyncSync(descriptor);
+  closeSync(descriptor);
 }
 
 let worldRuns = 0;

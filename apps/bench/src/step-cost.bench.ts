@@ -72,7 +72,7 @@ async function child(kind: string): Promise<void> {
     fsyncMarker(root, "measure-end");
     await world.close();
     fsyncMarker(root, "raw-start");
-    rawCommits(root, steps, durability);
+    rawCommits({ root, rows: steps, durability });
     fsyncMarker(root, "raw-end");
   } else if (kind === "cold") {
     // One runWorkflow in a fresh process, as a script of a user's runs it: what little run is compared with.
@@ -116,17 +116,18 @@ async function main(): Promise<void> {
   const workflow = fixedPlanWorkflow(chainLwir(steps));
 
   // Warm-up of both sides (JIT, statement caches, the first-write checks): printed, not counted.
-  const warmRaw = rawCommits(root, steps, "strict");
+  const warmRaw = rawCommits({ root, rows: steps, durability: "strict" });
   const warm = await runWorkflowOnce({ root, workflow, durability: "strict" });
   await runWorkflowOnce({ root, workflow, durability: "process" });
   console.log(`0. warm-up: a cold ${steps}-step run ${fmt(warm.ms, 0)} ms vs raw ${fmt(warmRaw, 0)} ms; ${fmt(warm.events / steps, 2)} events/step (${warm.events} in the run)`);
 
   // 1. Per step, strict and process, interleaved with the raw commits of the same durability.
-  const rows: Record<string, number[]> = { rawStrict: [], strict: [], rawProcess: [], process: [], processWorldMs: [], rawStrictBusy: [] };
+  const rows: Record<string, number[]> = { rawStrict: [], strict: [], rawProcess: [], rawPresized: [], process: [], processWorldMs: [], rawStrictBusy: [] };
   for (let round = 0; round < rounds; round += 1) {
-    rows.rawStrict!.push(rawCommits(root, steps, "strict"));
+    rows.rawStrict!.push(rawCommits({ root, rows: steps, durability: "strict" }));
     rows.strict!.push((await runWorkflowOnce({ root, workflow, durability: "strict" })).ms);
-    rows.rawProcess!.push(rawCommits(root, steps, "process"));
+    rows.rawProcess!.push(rawCommits({ root, rows: steps, durability: "process" }));
+    rows.rawPresized!.push(rawCommits({ root, rows: steps, durability: "strict", presizedWal: true }));
     const dataDir = join(root, `timed-${round}`);
     const timed = timedWorld(localWorld({ dataDir, durability: "process" }));
     const start = performance.now();
@@ -136,13 +137,17 @@ async function main(): Promise<void> {
     await timed.world.close();
     rmSync(dataDir, { recursive: true, force: true });
     // The same FULL commits, each after as much CPU as this round's process-mode step took.
-    rows.rawStrictBusy!.push(rawCommits(root, steps, "strict", rows.process!.at(-1)! / steps));
+    rows.rawStrictBusy!.push(rawCommits({ root, rows: steps, durability: "strict", busyMs: rows.process!.at(-1)! / steps }));
   }
   const perStep = (ms: number): string => `${fmt(ms / steps, 3)} ms`;
   const strictRatios = rows.strict!.map((ms, index) => ms / rows.rawStrict![index]!);
   const processRatios = rows.process!.map((ms, index) => ms / rows.rawStrict![index]!);
   console.log(`1. per step: raw better-sqlite3 FULL commit ${perStep(median(rows.rawStrict!))}, NORMAL ${perStep(median(rows.rawProcess!))}`);
   console.log(`   runWorkflow strict:  ${perStep(median(rows.strict!))}/step = ${fmt(median(strictRatios), 2)}× raw FULL (rounds ${strictRatios.map((r) => fmt(r, 2)).join(", ")}; target ≤ 2×)`);
+  const presizedRatios = rows.strict!.map((ms, index) => ms / rows.rawPresized![index]!);
+  console.log(
+    `   raw FULL commit into a pre-sized WAL (zero-filled first, as a strict world's): ${perStep(median(rows.rawPresized!))}/step; runWorkflow strict = ${fmt(median(presizedRatios), 2)}× this (rounds ${presizedRatios.map((r) => fmt(r, 2)).join(", ")})`,
+  );
   console.log(`   runWorkflow process: ${perStep(median(rows.process!))}/step = ${fmt(median(processRatios), 2)}× raw FULL (target ≤ half of Mastra's per step: see the peers bench)`);
   const busyRatios = rows.strict!.map((ms, index) => ms / rows.rawStrictBusy![index]!);
   const fullAfterBusy = rows.rawStrictBusy!.map((ms, index) => (ms - rows.process![index]!) / steps);
