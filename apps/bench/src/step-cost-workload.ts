@@ -114,8 +114,8 @@ export function rawCommits(options: { readonly root: string; readonly rows: numb
   return ms;
 }
 
-/** Zeros appended to a WAL up to what a strict local world writes at open: 1,064 frames of 4 KiB pages. */
-function zeroFillWal(walPath: string): void {
+/** Zeros appended to a WAL up to what a strict local world writes at open (1,064 frames of 4 KiB pages), synced. */
+export function zeroFillWal(walPath: string): void {
   const descriptor = openSync(walPath, "r+");
   const size = fstatSync(descriptor).size;
   const missing = 32 + 1064 * (24 + 4096) - size;

@@ -7,19 +7,17 @@
 //
 //   pnpm --filter @little-stack-apps/bench run wal-preallocation
 //   WAL_BENCH_COMMITS=300 WAL_BENCH_ROUNDS=7 … to change the sizes
-import { closeSync, fdatasyncSync, fstatSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { fmt, loadAverage, median } from "./step-cost-workload.js";
+import { fmt, loadAverage, median, zeroFillWal } from "./step-cost-workload.js";
 
 const commits = Number(process.env.WAL_BENCH_COMMITS ?? 300);
 const rounds = Number(process.env.WAL_BENCH_ROUNDS ?? 7);
 const root = mkdtempSync(join(tmpdir(), "wal-preallocation-bench-"));
 /** Payload sizes of a trivial tool.call step's seven events (StepScheduled … StepCompleted). */
 const stepRowSizes = [65, 106, 792, 114, 146, 167, 305];
-/** What the world zero-fills: 1,064 frames of a 4 KiB page and the WAL header. */
-const presizedBytes = 32 + 1064 * (24 + 4096);
 
 let databases = 0;
 /** µs per commit (insert + fdatasync of the WAL) over `commits` commits of `rowSizes` rows each. */
@@ -30,12 +28,8 @@ function commitCost(options: { readonly rowSizes: readonly number[]; readonly pr
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
   database.exec("CREATE TABLE events (run_id TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (run_id, sequence))");
-  const wal = openSync(`${path}-wal`, "r+");
-  if (options.presized) {
-    const size = fstatSync(wal).size;
-    writeSync(wal, Buffer.alloc(presizedBytes - size), 0, presizedBytes - size, size);
-    fdatasyncSync(wal);
-  }
+  if (options.presized) zeroFillWal(`${path}-wal`);
+  const wal = openSync(`${path}-wal`, "r");
   const rows = options.rowSizes.length;
   const insert = database.prepare(`INSERT INTO events (run_id, sequence, type, payload) VALUES ${new Array(rows).fill("(?, ?, ?, ?)").join(", ")}`);
   const texts = options.rowSizes.map((size) => "x".repeat(size));

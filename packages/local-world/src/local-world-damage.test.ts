@@ -7,6 +7,7 @@ import { LittleWorkflowError } from "@little-stack/canonical";
 import { afterAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { spawnFixture } from "./__fixtures__/child-process.js";
+import { writtenLength } from "./__fixtures__/written-length.js";
 import { localWorld } from "./local-world.js";
 
 const root = mkdtempSync(join(tmpdir(), "local-world-damage-"));
@@ -32,13 +33,6 @@ async function killedWriter(batches: number): Promise<{ dataDir: string; eventsD
   await writer.exited;
   const [, last, lastEventId] = done.split(" ");
   return { dataDir, eventsDb: join(dataDir, "events", "events.db"), last: Number(last), lastEventId: lastEventId! };
-}
-
-/** Bytes up to the last one that is not zero. */
-function writtenLength(bytes: Uint8Array): number {
-  let end = bytes.length;
-  while (end > 0 && bytes[end - 1] === 0) end -= 1;
-  return end;
 }
 
 function expectCorrupt(error: unknown, sequence: number): LittleWorkflowError {

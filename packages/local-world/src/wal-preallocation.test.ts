@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnFixture } from "./__fixtures__/child-process.js";
+import { writtenLength } from "./__fixtures__/written-length.js";
 import { localWorld } from "./local-world.js";
 
 const root = mkdtempSync(join(tmpdir(), "wal-preallocation-"));
@@ -14,12 +15,6 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** 1,064 frames of a 4 KiB page (wal_autocheckpoint 1000 + slack) and the WAL header. */
 const presized = 32 + 1064 * (24 + 4096);
 const walOf = (dataDir: string): string => join(dataDir, "events", "events.db-wal");
-
-function lastNonZero(bytes: Uint8Array): number {
-  let end = bytes.length;
-  while (end > 0 && bytes[end - 1] === 0) end -= 1;
-  return end;
-}
 
 describe("localWorld: the WAL is zero-filled ahead in strict mode", () => {
   it("sizes the WAL to what it reaches before it wraps in strict mode, and leaves it alone in process mode", async () => {
@@ -49,7 +44,7 @@ describe("localWorld: the WAL is zero-filled ahead in strict mode", () => {
     expect(after.length).toBe(presized);
     expect(Buffer.compare(after.subarray(0, before.length), before)).toBe(0);
     // Past them: the second connection's own write at open (two frames), then zeros only.
-    expect(lastNonZero(after)).toBeLessThanOrEqual(before.length + 2 * (24 + 4096));
+    expect(writtenLength(after)).toBeLessThanOrEqual(before.length + 2 * (24 + 4096));
     // Both connections read all of it and go on appending.
     await second.appendEvents("run-1", { type: "RunCompleted", payload: {} });
     for (const world of [first, second]) expect((await world.listEvents("run-1")).map((event) => event.sequence)).toEqual(Array.from({ length: 11 }, (_, index) => index + 1));
