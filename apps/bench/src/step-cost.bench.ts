@@ -3,9 +3,9 @@
 // process, rounds interleaved so load hits both sides.
 //   1. per sequential trivial tool.call step, strict and process durability; the runtime's own
 //      JavaScript per step (process mode, minus the time spent inside the world's calls)
-//   2. `little run` (the built CLI in a child process) against runWorkflow, per step: the run's own
-//      time read off its log (RunStarted → RunCompleted), so the child's startup is not in it; wall
-//      times printed beside
+//   2. `little run` (the built CLI in a child process) against runWorkflow in a fresh plain node
+//      process (cold-run-workflow.mjs), per step: the run's own time read off its log (RunStarted →
+//      RunCompleted), so the children's startup is not in it; wall times printed beside
 //   3. fsyncs per step (strace of a child process, when strace is installed)
 //   4. re-running a completed 200-step run (its result; and with every event asked for)
 //   5. a 100-branch fan-out with every branch in flight
@@ -15,7 +15,7 @@
 //   pnpm build && pnpm --filter @little-stack-apps/bench run step-cost      (against the built dist/)
 //   STEP_COST_STEPS=200 STEP_COST_ROUNDS=5 … to change the sizes
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { World } from "@little-stack/local-world";
@@ -39,6 +39,7 @@ import {
 const steps = Number(process.env.STEP_COST_STEPS ?? 200);
 const rounds = Number(process.env.STEP_COST_ROUNDS ?? 5);
 const self = fileURLToPath(import.meta.url);
+const coldRunScript = fileURLToPath(new URL("./cold-run-workflow.mjs", import.meta.url));
 
 /** A world whose calls are timed (their synchronous part: localWorld does its SQLite work inside the call). */
 function timedWorld(world: World): { world: World; elapsed: () => number } {
@@ -75,7 +76,7 @@ async function child(kind: string): Promise<void> {
     rawCommits({ root, rows: steps, durability });
     fsyncMarker(root, "raw-end");
   } else if (kind === "cold") {
-    // One runWorkflow in a fresh process, as a script of a user's runs it: what little run is compared with.
+    // One runWorkflow in a fresh process under this bench's loader (tsx): printed beside the plain one.
     const run = await runWorkflowOnce({ root, workflow: fixedPlanWorkflow(chainLwir(steps)), durability: "strict" });
     process.stdout.write(JSON.stringify({ loggedMs: run.loggedMs }));
   }
@@ -159,28 +160,48 @@ async function main(): Promise<void> {
 
   // 2. little run vs runWorkflow, both strict (the CLI's default), the run's logged time per step.
   // A CLI process runs one run, JIT-cold: it is compared with runWorkflow run once in a fresh
-  // process the same way (like for like), and with the warm in-process runWorkflow of this process.
+  // plain `node` process running the built dist/ (cold-run-workflow.mjs), like for like. The same
+  // run in a child under this bench's TypeScript loader (tsx) is printed beside it: that loader's
+  // work before the run grows V8's young generation, so its run meets fewer, cheaper scavenges than
+  // any plain process does (measured: `little run` with --min-semi-space-size=16 runs as fast).
   const lwir = chainLwir(steps);
-  const coldRunWorkflow = (): number => {
+  const lwirPath = join(root, "chain.lwir.json");
+  writeFileSync(lwirPath, JSON.stringify(lwir));
+  let plainRuns = 0;
+  const plainRunWorkflow = (): number => {
+    plainRuns += 1;
+    const dataDir = join(root, `plain-${plainRuns}`);
+    const child = spawnSync(process.execPath, [coldRunScript, lwirPath, dataDir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    if (child.status !== 0) throw new Error(`the plain runWorkflow child failed (exit ${String(child.status)})`);
+    rmSync(dataDir, { recursive: true, force: true });
+    return (JSON.parse(child.stdout) as { loggedMs: number }).loggedMs;
+  };
+  const tsxRunWorkflow = (): number => {
     const child = spawnSync(process.execPath, [...process.execArgv, self], { env: { ...process.env, STEP_COST_CHILD: "cold" }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     if (child.status !== 0) throw new Error(`the cold runWorkflow child failed (exit ${String(child.status)})`);
     return (JSON.parse(child.stdout) as { loggedMs: number }).loggedMs;
   };
   await littleRunOnce({ root, lwir }); // warm-up (disk cache of the modules)
-  coldRunWorkflow();
-  const cli: Record<"little" | "littleWall" | "cold" | "warm", number[]> & { lines: number } = { little: [], littleWall: [], cold: [], warm: [], lines: 0 };
+  plainRunWorkflow();
+  tsxRunWorkflow();
+  const cli: Record<"little" | "littleNone" | "littleWall" | "plain" | "tsx" | "warm", number[]> & { lines: number } = { little: [], littleNone: [], littleWall: [], plain: [], tsx: [], warm: [], lines: 0 };
   for (let round = 0; round < rounds; round += 1) {
     const little = await littleRunOnce({ root, lwir });
     cli.little.push(little.loggedMs);
     cli.littleWall.push(little.wallMs);
     cli.lines = little.stderrLines;
-    cli.cold.push(coldRunWorkflow());
+    cli.plain.push(plainRunWorkflow());
+    cli.littleNone.push((await littleRunOnce({ root, lwir, progress: "none" })).loggedMs);
+    cli.tsx.push(tsxRunWorkflow());
     cli.warm.push((await runWorkflowOnce({ root, workflow, durability: "strict" })).loggedMs);
   }
-  const ratiosTo = (other: number[]): number[] => cli.little.map((ms, index) => ms / other[index]!);
-  const coldRatios = ratiosTo(cli.cold);
+  const ratiosTo = (other: number[], of = cli.little): number[] => of.map((ms, index) => ms / other[index]!);
+  const plainRatios = ratiosTo(cli.plain);
   console.log(
-    `2. little run (child process, strict, piped: --progress steps): ${perStep(median(cli.little))}/step from its log; runWorkflow once in a fresh process ${perStep(median(cli.cold))}/step: ${fmt(median(coldRatios), 2)}× (rounds ${coldRatios.map((r) => fmt(r, 2)).join(", ")}; target ≤ 1.15×); warm runWorkflow in this process ${perStep(median(cli.warm))}/step: ${fmt(median(ratiosTo(cli.warm)), 2)}×`,
+    `2. little run (child process, strict, piped: --progress steps): ${perStep(median(cli.little))}/step from its log; runWorkflow once in a fresh plain node process ${perStep(median(cli.plain))}/step: ${fmt(median(plainRatios), 2)}× (rounds ${plainRatios.map((r) => fmt(r, 2)).join(", ")}; target ≤ 1.15×)`,
+  );
+  console.log(
+    `   little run --progress none ${perStep(median(cli.littleNone))}/step: ${fmt(median(ratiosTo(cli.plain, cli.littleNone)), 2)}× the plain process; runWorkflow in a child under tsx ${perStep(median(cli.tsx))}/step (little run ${fmt(median(ratiosTo(cli.tsx)), 2)}× that); warm runWorkflow in this process ${perStep(median(cli.warm))}/step (${fmt(median(ratiosTo(cli.warm)), 2)}×)`,
   );
   console.log(`   wall of the little run child ${fmt(median(cli.littleWall), 0)} ms; ${cli.lines} stderr lines for ${steps} steps`);
 
