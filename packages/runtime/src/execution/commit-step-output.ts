@@ -5,6 +5,9 @@ import { checkStepOutput } from "./output-validation.js";
 import type { RunContext } from "./run-context.js";
 import { StepFailure } from "./step-failure.js";
 
+/** What a derived output commits (see `derived`): its artifact, when not inline, is already on disk. */
+const derivedResultTypes: ReadonlySet<string> = new Set(["ArtifactCreated", "StepCompleted"]);
+
 export type CommittedOutput = {
   readonly stepPath: string;
   readonly output: unknown;
@@ -27,6 +30,12 @@ export async function commitStepOutput(options: {
   readonly output: unknown;
   readonly artifactRefs: readonly string[];
   readonly fixedSource?: string;
+  /**
+   * The output is derived from results already committed (a parallel group's fan-in of its
+   * branches' committed outputs): its events may wait for the run's next boundary, like an
+   * announcement. A kill before that commit loses only what a resume derives again, identically.
+   */
+  readonly derived?: boolean;
 }): Promise<CommittedOutput> {
   const { run, step, stepPath, attempt, output } = options;
   const check = checkStepOutput(step, output);
@@ -75,7 +84,7 @@ export async function commitStepOutput(options: {
       ...(options.fixedSource === undefined ? {} : { fixedSource: options.fixedSource }),
     },
   });
-  await run.log.append(events);
+  await (options.derived === true ? run.log.appendAny(events, { hold: derivedResultTypes }) : run.log.append(events));
   return { stepPath, output, outputRef, artifactRefs: options.artifactRefs };
 }
 

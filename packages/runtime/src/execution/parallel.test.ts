@@ -128,6 +128,58 @@ describe("parallel groups", () => {
   });
 });
 
+describe("a group's fan-in commits with the run's next boundary", () => {
+  /** fan (work per item) → after (shout on the fan-in's first output). */
+  const fanThenAfter = (): LwirStep[] => [
+    ...fanOut({ failureMode: "fail_fast", order: "input", maxConcurrency: 4, outputStep: "work" }),
+    { id: "after", uses: "tool.call", needs: ["fan"], with: { tool: "shout", args: { text: "{{ steps.fan.output[0].output.done }}" } }, output: { mode: "object", schema: { type: "object" } } },
+  ] as LwirStep[];
+  const stepCompleted = (path: string) => (event: { type: string; payload?: unknown }) => event.type === "StepCompleted" && (event.payload as { stepPath: string }).stepPath === path;
+
+  /** The inner world's appends, as the list of event types and step paths of each batch. */
+  function batchRecordingWorld(inner: ReturnType<typeof memoryWorld>) {
+    const batches: { type: string; payload?: unknown }[][] = [];
+    const world = Object.assign(Object.create(inner) as typeof inner, {
+      appendEvents: async (runId: string, events: Parameters<typeof inner.appendEvents>[1]) => {
+        const stored = await inner.appendEvents(runId, events);
+        batches.push(stored.map((event) => ({ type: event.type, payload: event.payload })));
+        return stored;
+      },
+    });
+    return { world, batches };
+  }
+
+  it("stores the group's StepCompleted in the same transaction as the next step's result, not in one of its own", async () => {
+    const { world, batches } = batchRecordingWorld(memoryWorld());
+    const { registry } = gaugedTools();
+    const lwir = lwirDocument({ steps: fanThenAfter(), tools: ["work", "shout"] });
+    const result = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-fan-held" });
+    expect(result.output).toEqual({ text: "C" });
+    const withFan = batches.find((batch) => batch.some(stepCompleted("fan")));
+    expect(withFan, "the fan-in was stored").toBeDefined();
+    expect(withFan!.some(stepCompleted("after"))).toBe(true);
+    expect(withFan!.some((event) => event.type === "ParallelGroupCompleted")).toBe(true);
+  });
+
+  it("resumes a run killed before that transaction without running a branch again, to the same output", async () => {
+    const lwir = lwirDocument({ steps: fanThenAfter(), tools: ["work", "shout"] });
+    const reference = batchRecordingWorld(memoryWorld());
+    const expected = await executeWorkflowVersion({ world: reference.world, workflowVersion: versionOf(lwir), input: { items }, tools: gaugedTools().registry, workerHarness: createFakeWorkerHarness(), runId: "run-fan-kill" });
+    // Everything before the batch that carries the fan-in survives; that batch is lost.
+    const surviving = reference.batches.slice(0, reference.batches.findIndex((batch) => batch.some(stepCompleted("fan")))).flat().length;
+    const inner = memoryWorld();
+    const { registry, gauge } = gaugedTools();
+    const run = (world: typeof inner) => executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-fan-kill" });
+    await expect(run(crashingWorld(inner, surviving))).rejects.toThrow();
+    expect((await inner.listEvents("run-fan-kill")).some(stepCompleted("fan"))).toBe(false);
+    const resumed = await run(inner);
+    expect(resumed.output).toEqual(expected.output);
+    // Each branch's work ran once, before the kill; the resume derived the fan-in again.
+    expect([...gauge.calls].sort()).toEqual(items.map((item) => item.name).sort());
+    expect(resumed.events.filter(stepCompleted("fan"))).toHaveLength(1);
+  });
+});
+
 describe("parallel group retries (retry.maxAttempts on the parallel step)", () => {
   /** `flaky` fails the first call for each name in `failOnce`; `calls` counts calls per name. */
   function flakyTools(failOnce: readonly string[]) {

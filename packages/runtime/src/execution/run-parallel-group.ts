@@ -156,7 +156,8 @@ async function runGroupAttempt(options: {
   if (config.fanIn.order === "itemKey") entries.sort((left, right) => (left.itemKey < right.itemKey ? -1 : left.itemKey > right.itemKey ? 1 : 0));
   const failed = entries.filter((entry) => entry.status === "failed").length;
   await run.log.append([{ type: "ParallelGroupCompleted", payload: { stepPath, completed: entries.length - failed, failed } }]);
-  return { kind: "completed", committed: await commitStepOutput({ run, step, stepPath, attempt, output: entries, artifactRefs: [] }) };
+  // The fan-in is derived from the branches' committed outputs: it commits with the next boundary.
+  return { kind: "completed", committed: await commitStepOutput({ run, step, stepPath, attempt, output: entries, artifactRefs: [], derived: true }) };
 }
 
 function resolveItems(step: LwirParallelStep, expressions: ExpressionContext, stepPath: string): { item: unknown; itemKey: string }[] {
