@@ -57,6 +57,7 @@ export { envelopeOf, prepareEvents, type PreparedEvent } from "./event-envelope.
 export { deferredEventList } from "./deferred-event-lists.js";
 export { requireArtifactId, requireOuterLoopId, requireRunId } from "./identifiers.js";
 export { requireFence } from "./lease-errors.js";
+export { InvalidDurableOptionError, requireDurable } from "./append-durability.js";
 export { resolveListEventsOptions, type ResolvedListEventsOptions } from "./list-events-options.js";
 export { serializeOuterLoopManifest } from "./outer-loop-manifest.js";
 export { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact, type EncodedArtifact } from "./artifact-content.js";

@@ -6,9 +6,10 @@ import Database from "better-sqlite3";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import { afterAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { spawnFixture } from "./__fixtures__/child-process.js";
 import { writtenLength } from "./__fixtures__/written-length.js";
 import { localWorld } from "./local-world.js";
+import { RunHeads } from "./run-heads.js";
+import { repositoryRoot, spawnFixture } from "./__fixtures__/child-process.js";
 
 const root = mkdtempSync(join(tmpdir(), "local-world-damage-"));
 let counter = 0;
@@ -227,6 +228,67 @@ describe("localWorld: the commit record is written before a commit is synced", (
     expect(locked.slice(0, firstRecord).filter((kind) => kind === "wal").length).toBeGreaterThan(plain.slice(0, plain.indexOf("record")).filter((kind) => kind === "wal").length);
     expect(locked.slice(locked.lastIndexOf("sync") + 1)).toContain("wal");
     expect(plain.slice(plain.lastIndexOf("sync") + 1)).not.toContain("wal");
+  });
+});
+
+describe("localWorld: a durable: false batch", () => {
+  it("is not in the run's commit record until a durable append follows it", async () => {
+    const world = localWorld({ dataDir: freshDir(), durability: "strict" });
+    const heads = new RunHeads(world.paths.heads);
+    const [first] = await world.appendEvents("run-1", { type: "RunStarted", payload: {} });
+    expect(heads.read("run-1")).toEqual({ kind: "head", head: { sequence: 1, eventId: first!.eventId } });
+    await world.appendEvents("run-1", [{ type: "StepScheduled", payload: { stepPath: "a" } }, { type: "StepAttemptStarted", payload: { stepPath: "a" } }], { durable: false });
+    expect(heads.read("run-1")).toEqual({ kind: "head", head: { sequence: 1, eventId: first!.eventId } });
+    const [completed] = await world.appendEvents("run-1", { type: "StepCompleted", payload: { stepPath: "a" } });
+    expect(heads.read("run-1")).toEqual({ kind: "head", head: { sequence: 4, eventId: completed!.eventId } });
+    await world.close();
+  });
+
+  it("strict mode: is committed without an fdatasync (traced on a real process)", () => {
+    const traced = (mode: "exit" | "exit-soft"): string[] => {
+      const dataDir = freshDir();
+      mkdirSync(dataDir, { recursive: true });
+      const trace = join(dataDir, "..", `trace-${counter}-${mode}.txt`);
+      execFileSync(
+        "strace",
+        ["-f", "-y", "-qq", "-e", "trace=pwrite64,fdatasync", "-o", trace, process.execPath, "--conditions=@little-stack/source", "--import", "tsx", join(repositoryRoot, "packages/local-world/src/__fixtures__/wal-writer.ts"), dataDir, "run-1", "4", mode],
+        { cwd: repositoryRoot, stdio: "ignore" },
+      );
+      return readFileSync(trace, "utf8")
+        .split("\n")
+        .map((line) => line.replace(/^\d+\s+/, ""))
+        .filter((line) => /events\.db-wal>|heads\/run-1>/.test(line) && !line.includes("<unfinished"))
+        .map((line) => (line.startsWith("fdatasync(") ? "sync" : line.includes("heads/run-1>") ? (line.includes("lw-head") ? "record" : "blank") : "wal"));
+    };
+    const plain = traced("exit");
+    const soft = traced("exit-soft");
+    const count = (kinds: string[], kind: string): number => kinds.filter((each) => each === kind).length;
+    // Four batches, the second and the fourth durable: false: two syncs and two records fewer.
+    expect(count(plain, "record")).toBe(4);
+    expect(count(soft, "record")).toBe(2);
+    expect(count(soft, "sync")).toBe(count(plain, "sync") - 2);
+    expect(count(soft, "wal")).toBeGreaterThan(0);
+  });
+
+  it("lost with WAL frames an OS crash did not keep, leaves a sound log that ends at the last durable batch", async () => {
+    const dataDir = freshDir();
+    const walCopy = join(root, `wal-copy-${counter}`);
+    const writer = spawnFixture("soft-append-writer.ts", [dataDir, "run-1", walCopy]);
+    const done = await writer.waitForLine((line) => line.startsWith("done "));
+    expect(done).toBe("done 4");
+    writer.child.kill("SIGKILL");
+    await writer.exited;
+    // The disk as an OS crash may leave it: the WAL as it was after the durable batch (the
+    // frames written later never reached it), the commit record as written.
+    const eventsDb = join(dataDir, "events", "events.db");
+    writeFileSync(`${eventsDb}-wal`, readFileSync(walCopy));
+    unlinkSync(`${eventsDb}-shm`);
+    const world = localWorld({ dataDir });
+    expect((await world.listEvents("run-1")).map((event) => event.type)).toEqual(["RunStarted", "StepCompleted"]);
+    // The run goes on from there: a resume appends what was lost again.
+    const [next] = await world.appendEvents("run-1", { type: "StepScheduled", payload: { stepPath: "b" } });
+    expect(next!.sequence).toBe(3);
+    await world.close();
   });
 });
 

@@ -8,6 +8,7 @@ import { writeFileAtomicallySync, writeFileDurably } from "./durable-file.js";
 import { deferredEventList } from "./deferred-event-lists.js";
 import { resolveDurability, type Durability } from "./durability.js";
 import { prepareEvents } from "./event-envelope.js";
+import { requireDurable } from "./append-durability.js";
 import { LeaseLostError, requireFence } from "./lease-errors.js";
 import { requireArtifactId, requireOuterLoopId, requireRunId } from "./identifiers.js";
 import type { JsonObject } from "./json-value.js";
@@ -207,16 +208,21 @@ export function localWorld(options: LocalWorldOptions = {}): LocalWorld {
       const locks = writable("append events");
       requireRunId(runId);
       const fence = requireFence(appendOptions);
+      const durable = requireDurable(appendOptions);
       const prepared = prepareEvents(runId, events);
-      if (fence === undefined) return eventLog.append(runId, prepared);
+      if (fence === undefined) return eventLog.append(runId, prepared, { durable });
       // The check and the insert share one IMMEDIATE transaction: SQLite serializes it against
       // every other writer of the file, so no acquisition can slip in between.
-      return eventLog.immediate("append fenced events", () => {
-        if (!locks.holdsFence(runId, fence)) {
-          throw new LeaseLostError({ runId, fence, reason: "that lock was released or another holder has acquired the run since" });
-        }
-        return eventLog.append(runId, prepared);
-      });
+      return eventLog.immediate(
+        "append fenced events",
+        () => {
+          if (!locks.holdsFence(runId, fence)) {
+            throw new LeaseLostError({ runId, fence, reason: "that lock was released or another holder has acquired the run since" });
+          }
+          return eventLog.append(runId, prepared, { durable });
+        },
+        { sync: durable },
+      );
     },
 
     async listEvents(runId, listOptions) {

@@ -6,6 +6,7 @@ import { ArtifactNotFoundError } from "./artifact-errors.js";
 import { decodeArtifactJson, decodeArtifactText, encodeArtifact, verifyArtifact } from "./artifact-content.js";
 import { deferredEventList } from "./deferred-event-lists.js";
 import { envelopeOf, eventIdFor, prepareEvents } from "./event-envelope.js";
+import { requireDurable } from "./append-durability.js";
 import { LeaseLostError, requireFence } from "./lease-errors.js";
 import { requireArtifactId, requireOuterLoopId, requireRunId } from "./identifiers.js";
 import type { JsonObject } from "./json-value.js";
@@ -87,6 +88,8 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
       open("append events");
       requireRunId(runId);
       const fence = requireFence(appendOptions);
+      // Checked like any option; nothing in memory is synced either way.
+      requireDurable(appendOptions);
       const prepared = prepareEvents(runId, events);
       if (fence !== undefined && locks.get(runId)?.fence !== fence) {
         throw new LeaseLostError({ runId, fence, reason: "that lock was released or another holder has acquired the run since" });

@@ -15,7 +15,12 @@ import { DurabilityNotAppliedError, fileWriteError, WorldReadOnlyError } from ".
 export type SqliteEventLog = {
   readonly path: string;
   readonly database: Database.Database;
-  append(runId: string, events: readonly PreparedEvent[]): EventEnvelope[];
+  /**
+   * Stores the events in one transaction. `durable: false` (see `AppendEventsOptions`): no sync
+   * in strict mode, and no commit record — the record is a lower bound of what is on disk, so it
+   * waits for the run's next durable append, whose sync covers this batch too.
+   */
+  append(runId: string, events: readonly PreparedEvent[], options?: { readonly durable?: boolean }): EventEnvelope[];
   list(runId: string, options: ResolvedListEventsOptions): EventEnvelope[];
   hasRun(runId: string): boolean;
   getRun(runId: string): RunSummary | undefined;
@@ -340,7 +345,7 @@ export function openSqliteEventLog(options: {
     path,
     database,
 
-    append(runId, events) {
+    append(runId, events, appendOptions) {
       if (readOnly) throw new WorldReadOnlyError("append events");
       if (events.length === 0) return [];
       const recordedAt = new Date().toISOString();
@@ -356,9 +361,12 @@ export function openSqliteEventLog(options: {
         }
       }
       nextSequences.set(runId, stored.first + events.length);
-      recordHead(runId, { sequence: stored.first + events.length - 1, eventId: stored.eventIds[events.length - 1]! });
+      const durable = appendOptions?.durable !== false;
+      // A batch that may be lost is not recorded: an OS crash could keep the record and lose the
+      // WAL frames it names, and the log would then read as damaged.
+      if (durable) recordHead(runId, { sequence: stored.first + events.length - 1, eventId: stored.eventIds[events.length - 1]! });
       // Inside a caller's transaction the sync waits for its commit (see immediate).
-      if (!database.inTransaction) syncCommit("append events");
+      if (durable && !database.inTransaction) syncCommit("append events");
       if (!durabilityChecked) checkDurabilityAfterFirstAppend();
       const envelopes: EventEnvelope[] = new Array(events.length);
       for (let index = 0; index < events.length; index += 1) {

@@ -144,6 +144,15 @@ export type AppendEventsOptions = {
    * the run's current one (else `LeaseLostError`, nothing stored).
    */
   readonly fence?: number;
+  /**
+   * `false`: the batch may be lost in an OS crash or a power loss until a later durable append of
+   * the same run makes it durable (with everything before it). It is stored, sequenced and visible
+   * to readers at once, like any batch; only its sync may be skipped (`localWorld` in strict mode
+   * skips its fdatasync). For events whose loss a resume repairs by writing them again —
+   * announcements, and records derived from durable ones — so they do not each cost a sync.
+   * Default `true`.
+   */
+  readonly durable?: boolean;
 };
 
 export type ListEventsOptions = {

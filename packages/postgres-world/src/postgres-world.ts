@@ -13,6 +13,7 @@ import {
   OuterLoopManifestCorruptError,
   prepareEvents,
   requireArtifactId,
+  requireDurable,
   requireFence,
   requireOuterLoopId,
   requireRunId,
@@ -217,6 +218,9 @@ export function postgresWorld(options: PostgresWorldOptions): PostgresWorld {
       await open("append events");
       requireRunId(runId);
       let fence = requireFence(appendOptions);
+      // `durable: false` permits skipping the sync; every commit here is synchronous all the same
+      // (one statement: an asynchronous commit would take a transaction of three).
+      requireDurable(appendOptions);
       const prepared = prepareEvents(runId, events);
       if (fence === undefined) {
         // A run this world holds is fenced even when the writer names no fence (the runtime does

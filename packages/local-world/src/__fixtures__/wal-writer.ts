@@ -11,14 +11,20 @@ const world = localWorld({ dataDir });
 const lock = process.argv[5] === "exit-locked" ? await world.acquireRunLock(runId) : undefined;
 let last = { sequence: 0, eventId: "" };
 for (let batch = 0; batch < Number(batches); batch += 1) {
-  const stored = await world.appendEvents(runId, [
-    { type: "StepCompleted", payload: { stepPath: `s${batch}`, n: batch, text: "z".repeat(200) } },
-    { type: "harness.tool_call.succeeded", payload: { stepPath: `s${batch}`, n: batch } },
-  ]);
+  // "exit-soft": every second batch is appended with durable: false.
+  const durable = !(process.argv[5] === "exit-soft" && batch % 2 === 1);
+  const stored = await world.appendEvents(
+    runId,
+    [
+      { type: "StepCompleted", payload: { stepPath: `s${batch}`, n: batch, text: "z".repeat(200) } },
+      { type: "harness.tool_call.succeeded", payload: { stepPath: `s${batch}`, n: batch } },
+    ],
+    { durable },
+  );
   last = stored.at(-1)!;
 }
 await lock?.release();
 reportLine(`done ${last.sequence} ${last.eventId}`);
-// "exit" / "exit-locked": close and end (a traced run); otherwise wait to be killed.
+// "exit" / "exit-locked" / "exit-soft": close and end (a traced run); otherwise wait to be killed.
 if (process.argv[5]?.startsWith("exit") === true) await world.close();
 else setInterval(() => undefined, 60_000);

@@ -319,6 +319,29 @@ export function describeWorldConformance(
         }
       }
 
+      it("stores a durable: false batch like any other: sequenced, listed, summarized, followed by durable ones", async () => {
+        const world = await fresh();
+        const soft = await world.appendEvents("run-soft", [{ type: "RunStarted", payload: {} }, { type: "StepScheduled", payload: { stepPath: "a" } }], { durable: false });
+        expect(soft.map((event) => event.sequence)).toEqual([1, 2]);
+        expect((await world.listEvents("run-soft")).map((event) => event.type)).toEqual(["RunStarted", "StepScheduled"]);
+        expect((await world.getRun("run-soft"))?.eventCount).toBe(2);
+        const durable = await world.appendEvents("run-soft", { type: "StepCompleted", payload: { stepPath: "a" } }, { durable: true });
+        const again = await world.appendEvents("run-soft", { type: "RunCompleted", payload: {} }, { durable: false });
+        expect([durable[0]!.sequence, again[0]!.sequence]).toEqual([3, 4]);
+        const listed = await world.listEvents("run-soft");
+        expect(listed.map((event) => event.eventId)).toEqual([...soft, ...durable, ...again].map((event) => event.eventId));
+        expect((await world.getRun("run-soft"))?.lastEventType).toBe("RunCompleted");
+      });
+
+      it("rejects a durable option that is not a boolean, storing nothing", async () => {
+        const world = await fresh();
+        for (const durable of ["false", 0, null, {}]) {
+          const error = await expectCode(world.appendEvents("run-bad-durable", { type: "A", payload: 1 }, { durable } as never), "world.invalid_append_option");
+          expect(error.message).toContain('"durable" must be true or false');
+        }
+        expect(await world.getRun("run-bad-durable")).toBeUndefined();
+      });
+
       it("keeps sequences dense under concurrent appends from one process", async () => {
         const world = await fresh();
         await Promise.all(
