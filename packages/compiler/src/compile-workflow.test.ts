@@ -50,33 +50,51 @@ describe("compileWorkflow", () => {
     expect((error as Error).message).not.toMatch(/maxWorkflowRevisions|sharpen/);
   });
 
-  it("commits a fixed plan's compile in three transactions: announcements ride with the next event", async () => {
-    const batches: string[][] = [];
+  /** temp.world, recording each append's event types and whether it was asked to be durable. */
+  function batchRecordingWorld() {
+    const batches: { types: string[]; durable: boolean }[] = [];
     const world = new Proxy(temp.world, {
       get(target, property, receiver) {
         const value = Reflect.get(target, property, receiver) as unknown;
         if (property === "appendEvents") {
           return async (...args: Parameters<typeof target.appendEvents>) => {
             const stored = await target.appendEvents(...args);
-            batches.push(stored.map((event) => event.type));
+            batches.push({ types: stored.map((event) => event.type), durable: args[2]?.durable !== false });
             return stored;
           };
         }
         return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
     });
+    return { world, batches };
+  }
+
+  it("commits a fixed plan's compile in three transactions that need no sync: announcements ride with the next event", async () => {
+    const { world, batches } = batchRecordingWorld();
     await compileWorkflow(ticketWorkflow({ plan: validTicketLwir() }), ticketInput, { world, runId: "run_batches" });
     expect(batches).toEqual([
-      ["OrchestrationRequested", "harness.session.started"],
-      ["harness.session.completed"],
-      ["WorkflowValidationSucceeded", "WorkflowVersionRegistered"],
+      { types: ["OrchestrationRequested", "harness.session.started"], durable: false },
+      { types: ["harness.session.completed"], durable: false },
+      { types: ["WorkflowValidationSucceeded", "WorkflowVersionRegistered"], durable: false },
     ]);
     // A fixed plan that does not bind: what was asked and why it failed are in the log all the same.
     const plan = structuredClone(validTicketLwir()) as unknown as { steps: { output: unknown }[] };
     plan.steps[1]!.output = { mode: "text" };
     batches.length = 0;
     await expect(compileWorkflow(ticketWorkflow({ plan: plan as never }), ticketInput, { world, runId: "run_batches_unbound" })).rejects.toBeInstanceOf(PlannerValidationExhaustedError);
-    expect(batches.flat()).toEqual(["OrchestrationRequested", "harness.session.started", "harness.session.completed", "WorkflowValidationFailed"]);
+    expect(batches.flatMap((batch) => batch.types)).toEqual(["OrchestrationRequested", "harness.session.started", "harness.session.completed", "WorkflowValidationFailed"]);
+  });
+
+  it("asks for a durable commit of every model response and tool result of the planner, and of nothing a resumed compile writes again", async () => {
+    const { world, batches } = batchRecordingWorld();
+    const planner = createScriptedModel({ script: [submit(lwirWithThreeMistakes()), submit(validTicketLwir())] });
+    await compileWorkflow(ticketWorkflow({ plannerModel: planner }), ticketInput, { world, runId: "run_durable_planner" });
+    const results = new Set(["harness.model.responded", "harness.tool_call.succeeded"]);
+    const withResults = batches.filter((batch) => batch.types.some((type) => results.has(type)));
+    expect(withResults.length).toBeGreaterThanOrEqual(4);
+    for (const batch of withResults) expect(batch, batch.types.join(", ")).toMatchObject({ durable: true });
+    for (const batch of batches.filter((each) => !withResults.includes(each))) expect(batch, batch.types.join(", ")).toMatchObject({ durable: false });
+    expect(batches.at(-1)!.types).toContain("WorkflowVersionRegistered");
   });
 
   it("compiles a fixed plan without any model call and locks it", async () => {

@@ -13,6 +13,9 @@ export type CompileEventStore = Pick<World, "appendEvents" | "listEvents">;
  *
  * Reads stay exact: a read that could return a held event commits the held events first (a
  * read of `harness.*` events, as the planner session makes, does not need to).
+ *
+ * A batch of events a resumed compile would write again anyway is appended `durable: false` (see
+ * `redoableTypes`): the model responses and tool results it derives from are always durable.
  */
 export class CompileAppends implements CompileEventStore {
   readonly #world: World;
@@ -31,11 +34,13 @@ export class CompileAppends implements CompileEventStore {
 
   async appendEvents(runId: string, events: EventInput | readonly EventInput[], options?: AppendEventsOptions): Promise<EventEnvelope[]> {
     const given: readonly EventInput[] = isEventList(events) ? events : [events];
-    if (runId !== this.#runId || this.#held.length === 0) return this.#world.appendEvents(runId, given, options);
+    if (runId !== this.#runId) return this.#world.appendEvents(runId, given, options);
+    if (this.#held.length === 0) return this.#world.appendEvents(runId, given, withDurability(given, options));
     const held = this.#held;
     this.#held = [];
     try {
-      const stored = await this.#world.appendEvents(runId, [...held, ...given], options);
+      const batch = [...held, ...given];
+      const stored = await this.#world.appendEvents(runId, batch, withDurability(batch, options));
       return stored.slice(held.length);
     } catch (error) {
       // Nothing of the batch was stored (an append is atomic): the held events wait again.
@@ -53,6 +58,29 @@ export class CompileAppends implements CompileEventStore {
   async flush(): Promise<void> {
     if (this.#held.length > 0) await this.appendEvents(this.#runId, []);
   }
+}
+
+/**
+ * What a crash may lose without harm: announcements, and what a resumed compile writes again
+ * from durable records — the planner session's start and end (its model responses and tool
+ * results are durable), the verdicts on its plans, the version it registers. Such a batch is
+ * appended `durable: false`: visible at once, made durable by the run's next durable append (in
+ * strict mode one fdatasync fewer each; a fixed plan's compile then syncs nothing).
+ */
+const redoableTypes: ReadonlySet<string> = new Set([
+  "OrchestrationRequested",
+  "WorkflowValidationSucceeded",
+  "WorkflowValidationFailed",
+  "WorkflowVersionRegistered",
+  "harness.session.started",
+  "harness.session.completed",
+  "harness.model.called",
+  "harness.tool_call.started",
+]);
+
+function withDurability(batch: readonly EventInput[], options: AppendEventsOptions | undefined): AppendEventsOptions | undefined {
+  if (options?.durable !== undefined || !batch.every((event) => redoableTypes.has(event.type))) return options;
+  return { ...options, durable: false };
 }
 
 function isEventList(events: EventInput | readonly EventInput[]): events is readonly EventInput[] {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { crashingWorld } from "../__fixtures__/crashing-world.js";
 import { createFakeWorkerHarness } from "../__fixtures__/fake-worker-harness.js";
+import { recordingWorld } from "../__fixtures__/recording-world.js";
 import { fanInSchema, lwirDocument, versionOf } from "../__fixtures__/workflows.js";
 import type { RunFailedError } from "../errors/run-failed-error.js";
 import { replayRun } from "../run-state/replay-run.js";
@@ -135,38 +136,26 @@ describe("a group's fan-in commits with the run's next boundary", () => {
     { id: "after", uses: "tool.call", needs: ["fan"], with: { tool: "shout", args: { text: "{{ steps.fan.output[0].output.done }}" } }, output: { mode: "object", schema: { type: "object" } } },
   ] as LwirStep[];
   const stepCompleted = (path: string) => (event: { type: string; payload?: unknown }) => event.type === "StepCompleted" && (event.payload as { stepPath: string }).stepPath === path;
-
-  /** The inner world's appends, as the list of event types and step paths of each batch. */
-  function batchRecordingWorld(inner: ReturnType<typeof memoryWorld>) {
-    const batches: { type: string; payload?: unknown }[][] = [];
-    const world = Object.assign(Object.create(inner) as typeof inner, {
-      appendEvents: async (runId: string, events: Parameters<typeof inner.appendEvents>[1]) => {
-        const stored = await inner.appendEvents(runId, events);
-        batches.push(stored.map((event) => ({ type: event.type, payload: event.payload })));
-        return stored;
-      },
-    });
-    return { world, batches };
-  }
+  const completedIn = (path: string) => (event: { type: string; stepPath: string | undefined }) => event.type === "StepCompleted" && event.stepPath === path;
 
   it("stores the group's StepCompleted in the same transaction as the next step's result, not in one of its own", async () => {
-    const { world, batches } = batchRecordingWorld(memoryWorld());
+    const { world, transactions } = recordingWorld(memoryWorld());
     const { registry } = gaugedTools();
     const lwir = lwirDocument({ steps: fanThenAfter(), tools: ["work", "shout"] });
     const result = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-fan-held" });
     expect(result.output).toEqual({ text: "C" });
-    const withFan = batches.find((batch) => batch.some(stepCompleted("fan")));
+    const withFan = transactions.find((batch) => batch.some(completedIn("fan")));
     expect(withFan, "the fan-in was stored").toBeDefined();
-    expect(withFan!.some(stepCompleted("after"))).toBe(true);
+    expect(withFan!.some(completedIn("after"))).toBe(true);
     expect(withFan!.some((event) => event.type === "ParallelGroupCompleted")).toBe(true);
   });
 
   it("resumes a run killed before that transaction without running a branch again, to the same output", async () => {
     const lwir = lwirDocument({ steps: fanThenAfter(), tools: ["work", "shout"] });
-    const reference = batchRecordingWorld(memoryWorld());
+    const reference = recordingWorld(memoryWorld());
     const expected = await executeWorkflowVersion({ world: reference.world, workflowVersion: versionOf(lwir), input: { items }, tools: gaugedTools().registry, workerHarness: createFakeWorkerHarness(), runId: "run-fan-kill" });
     // Everything before the batch that carries the fan-in survives; that batch is lost.
-    const surviving = reference.batches.slice(0, reference.batches.findIndex((batch) => batch.some(stepCompleted("fan")))).flat().length;
+    const surviving = reference.transactions.slice(0, reference.transactions.findIndex((batch) => batch.some(completedIn("fan")))).flat().length;
     const inner = memoryWorld();
     const { registry, gauge } = gaugedTools();
     const run = (world: typeof inner) => executeWorkflowVersion({ world, workflowVersion: versionOf(lwir), input: { items }, tools: registry, workerHarness: createFakeWorkerHarness(), runId: "run-fan-kill" });

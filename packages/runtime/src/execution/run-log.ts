@@ -28,6 +28,13 @@ const deferrableTypes: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * What a batch may consist of to be appended `durable: false` (visible at once, made durable by the
+ * run's next durable append): announcements, and the run's start, which a resume writes again
+ * if it was lost. Every result boundary is durable when its append returns.
+ */
+const redoableTypes: ReadonlySet<string> = new Set([...deferrableTypes, "RunStarted", "WorkflowVersionRegistered"]);
+
+/**
  * The results of a direct-execute step's session (tool.call, decision): nothing reads them before
  * the step's `StepCompleted`/`StepFailed`, which commits them in the same transaction. A crash
  * before that commit re-executes the step's single in-flight call under the same call id, which
@@ -222,7 +229,11 @@ export class RunLog {
       // Held events go with the text they were identified by: the world stores it as is. The
       // payload is a getter, so a world that takes the sealed text never parses it back.
       const heldInputs = held.map((event, index) => heldInput(event, heldTexts[index]!));
-      stored = (await this.world.appendEvents(this.runId, [...heldInputs, ...events])) as readonly EventRecord[];
+      const batch = [...heldInputs, ...events];
+      // A run's start (a flush of announcements too) need not cost a sync of its own: the first
+      // result boundary's sync makes it durable with everything before it.
+      const redoable = batch.every((event) => redoableTypes.has(event.type));
+      stored = (await this.world.appendEvents(this.runId, batch, redoable ? { durable: false } : undefined)) as readonly EventRecord[];
     } catch (error) {
       if (held.length > 0) this.broken = { error };
       throw error;

@@ -75,8 +75,13 @@ describe("with the default workflowHarness (no workerHarness given)", () => {
   }, 30_000);
 
   it("commits a tool.call or decision step in one transaction; model responses and code.run tool results commit at once", async () => {
-    const { world, transactions } = recordingWorld(memoryWorld());
+    const { world, transactions, durable } = recordingWorld(memoryWorld());
     await runEveryStepKind(world);
+    // The run's start needs no sync of its own: the first result boundary's makes it durable.
+    expect(transactions[0]!.map((event) => event.type)).toEqual(["WorkflowVersionRegistered", "RunStarted"]);
+    expect(durable[0]).toBe(false);
+    // Every other transaction carries a result boundary, durable when its append returns.
+    expect(durable.slice(1).every((each) => each)).toBe(true);
     const completing = (stepPath: string) => transactions.filter((batch) => batch.some((event) => event.type === "StepCompleted" && event.stepPath === stepPath));
     // tool.call: the whole step, its tool call included, is one transaction.
     const [price] = completing("price");
