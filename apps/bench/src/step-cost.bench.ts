@@ -6,7 +6,8 @@
 //   2. `little run` (the built CLI in a child process) against runWorkflow in a fresh plain node
 //      process (cold-run-workflow.mjs), per step: the run's own time read off its log (RunStarted →
 //      RunCompleted), so the children's startup is not in it; wall times printed beside
-//   3. fsyncs per step (strace of a child process, when strace is installed)
+//   3. fsyncs per step (strace of a child process, when strace is installed), and those of a whole
+//      3-step run; what a 3-step run takes
 //   4. re-running a completed 200-step run (its result; and with every event asked for)
 //   5. a 100-branch fan-out with every branch in flight
 // Mastra's and LangGraph's rows: step-cost-peers.bench.ts. CLI start-up: cli-startup.bench.ts.
@@ -38,6 +39,8 @@ import {
 
 const steps = Number(process.env.STEP_COST_STEPS ?? 200);
 const rounds = Number(process.env.STEP_COST_ROUNDS ?? 5);
+/** The short run of item 3: a workflow of a few steps, where the compile and the run's start weigh most. */
+const shortSteps = 3;
 const self = fileURLToPath(import.meta.url);
 const coldRunScript = fileURLToPath(new URL("./cold-run-workflow.mjs", import.meta.url));
 
@@ -75,6 +78,12 @@ async function child(kind: string): Promise<void> {
     fsyncMarker(root, "raw-start");
     rawCommits({ root, rows: steps, durability });
     fsyncMarker(root, "raw-end");
+    // A short run: what its compile, start and end cost beside its steps.
+    const shortWorld = localWorld({ dataDir: join(root, "short"), durability });
+    fsyncMarker(root, "short-start");
+    await runWorkflow(fixedPlanWorkflow(chainLwir(shortSteps)), {}, { world: shortWorld, tools: noopTools, runId: "short" });
+    fsyncMarker(root, "short-end");
+    await shortWorld.close();
   } else if (kind === "cold") {
     // One runWorkflow in a fresh process under this bench's loader (tsx): printed beside the plain one.
     const run = await runWorkflowOnce({ root, workflow: fixedPlanWorkflow(chainLwir(steps)), durability: "strict" });
@@ -95,7 +104,7 @@ function countBetween(log: string, startMarker: string, endMarker: string): numb
   return count;
 }
 
-function fsyncsPerStep(durability: Durability): { ours: number; raw: number } | string {
+function fsyncsPerStep(durability: Durability): { ours: number; raw: number; short: number } | string {
   try {
     execFileSync("strace", ["-V"], { stdio: "ignore" });
   } catch {
@@ -108,7 +117,7 @@ function fsyncsPerStep(durability: Durability): { ours: number; raw: number } | 
   });
   if (run.status !== 0) return `the strace child failed (exit ${String(run.status)})`;
   const log = readFileSync(logPath, "utf8");
-  return { ours: countBetween(log, "measure-start", "measure-end") / steps, raw: countBetween(log, "raw-start", "raw-end") / steps };
+  return { ours: countBetween(log, "measure-start", "measure-end") / steps, raw: countBetween(log, "raw-start", "raw-end") / steps, short: countBetween(log, "short-start", "short-end") };
 }
 
 async function main(): Promise<void> {
@@ -207,7 +216,17 @@ async function main(): Promise<void> {
 
   // 3. fsyncs per step.
   const fsyncs = fsyncsPerStep("strict");
-  console.log(typeof fsyncs === "string" ? `3. ${fsyncs}` : `3. fsyncs/step (strict, strace): runWorkflow ${fmt(fsyncs.ours, 2)}, raw ${fmt(fsyncs.raw, 2)}`);
+  console.log(
+    typeof fsyncs === "string"
+      ? `3. ${fsyncs}`
+      : `3. fsyncs/step (strict, strace): runWorkflow ${fmt(fsyncs.ours, 2)}, raw ${fmt(fsyncs.raw, 2)}; a whole ${shortSteps}-step runWorkflow: ${fsyncs.short} fsyncs (one per step and one for RunCompleted: the compile and RunStarted ride with the first step's)`,
+  );
+  const short = fixedPlanWorkflow(chainLwir(shortSteps));
+  const shortRuns: Record<Durability, number[]> = { strict: [], process: [] };
+  for (let round = 0; round < rounds * 4; round += 1) {
+    for (const durability of ["strict", "process"] as const) shortRuns[durability].push((await runWorkflowOnce({ root, workflow: short, durability })).ms);
+  }
+  console.log(`   a ${shortSteps}-step runWorkflow (compile of the fixed plan included): strict ${fmt(median(shortRuns.strict), 2)} ms, process ${fmt(median(shortRuns.process), 2)} ms (medians of ${rounds * 4})`);
 
   // 4. Re-running a completed run.
   const done = await runWorkflowOnce({ root, workflow, durability: "strict", keep: true });
