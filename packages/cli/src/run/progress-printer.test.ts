@@ -46,11 +46,27 @@ describe("ProgressPrinter", () => {
       "run run_x started",
       "  ▸ summarize started",
       "  ✓ summarize  1.3s  tokens in 120 (cached 64) / out 20",
-      "  ▸ fetch started",
+      // fetch failed 40 ms after it started, before its start line was written: only the end shows.
       "  ✗ fetch  40ms  ToolError: timed out",
       "  ↻ fetch retry (attempt 2)",
       "run failed (step_failed): fetch failed",
     ]);
+  });
+
+  it("times a step from the log (its attempt's startedAt to its end's recordedAt), not from when its events arrive", () => {
+    for (const mode of ["live", "steps"] as const) {
+      const { lines, printer: progress } = printer(mode);
+      // A tool.call step's events all arrive at once, at its end: 120 ms of work between them.
+      progress.events([
+        event("StepScheduled", { stepPath: "fetch" }),
+        event("StepAttemptStarted", { stepPath: "fetch", attempt: 1, startedAt: "2026-01-01T00:00:00.000Z" }),
+        { ...event("StepCompleted", { stepPath: "fetch", metadata: {} }), recordedAt: "2026-01-01T00:00:00.120Z" },
+        event("StepAttemptStarted", { stepPath: "parse", attempt: 1, startedAt: "2026-01-01T00:00:00.120Z" }),
+        { ...event("StepFailed", { stepPath: "parse", error: { name: "Error", message: "bad" } }), recordedAt: "2026-01-01T00:00:02.620Z" },
+      ]);
+      // Live: the start lines are taken back, their ends came before they were written.
+      expect(lines(), mode).toEqual(["  ✓ fetch  120ms", "  ✗ parse  2.5s  Error: bad"]);
+    }
   });
 
   it("live: says (resumed) for a step whose attempt started in an earlier process, and marks fixed outputs", () => {

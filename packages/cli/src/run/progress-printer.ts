@@ -11,6 +11,10 @@ type StepTokens = { inputTokens: number; cachedInputTokens: number; outputTokens
  * - `live` (a terminal): a line when a step starts, completes (duration, tokens), fails or is
  *   retried — coalesced when steps go by faster than a person reads (more than 5 step lines in a
  *   second): completions are then grouped into one line per quarter second and starts are left out.
+ *   A start whose end comes before it was written is left out too (the end line says it all).
+ *   Durations are the attempt's own, from the log (`StepAttemptStarted.startedAt` to the end
+ *   event's `recordedAt`), not the time between the events' arrival: a tool.call step's events
+ *   are all committed at its end.
  * - `steps` (not a terminal: CI, pipes): at most one line per step boundary (completed, failed,
  *   retried) plus the run's start and end; never one per event.
  * - `events`: every committed event as one JSON line (`{ eventId, runId, sequence, type,
@@ -34,7 +38,15 @@ export class ProgressPrinter {
   readonly #write: (text: string) => void;
   readonly #mode: ProgressMode;
   readonly #now: () => number;
-  readonly #startedAt = new Map<string, number>();
+  /**
+   * When each step path's attempt started: `StepAttemptStarted.startedAt` when the event has it, so
+   * a duration is the step's own, read off the log (a tool.call step's events are committed
+   * together at its end, so the time they reach the printer says nothing of when it started);
+   * otherwise the printer's clock when the event came.
+   */
+  readonly #startedAt = new Map<string, { readonly at: number; readonly fromLog: boolean }>();
+  /** Live "started" lines still in the buffer, by step path, with the clock when they were emitted. */
+  readonly #startLines = new Map<string, { readonly line: string; readonly at: number }>();
   readonly #recentStepLines: number[] = [];
   #buffer: string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -122,6 +134,27 @@ export class ProgressPrinter {
     this.#emit(group.count === 1 ? `  ✓ ${group.first}  ${average}` : `  ✓ ${group.count} steps  ${group.first} … ${group.last}  (${average} each on average)`);
   }
 
+  /**
+   * The duration of the step path's attempt that `event` (its StepCompleted or StepFailed) ends —
+   * from the log's times when its start came with one, else by the printer's clock — or undefined
+   * when its start is not known here (it started before a crash). A live "started" line for it
+   * that is still unwritten and less than a flush old is taken back: the end line says it all (a
+   * tool.call step's start and end are committed together, at its end).
+   */
+  #endAttempt(stepPath: string, event: EventEnvelope, now: number): number | undefined {
+    const started = this.#startedAt.get(stepPath);
+    this.#startedAt.delete(stepPath);
+    const startLine = this.#startLines.get(stepPath);
+    this.#startLines.delete(stepPath);
+    if (startLine !== undefined && now - startLine.at < flushEveryMs) {
+      const index = this.#buffer.lastIndexOf(startLine.line);
+      if (index !== -1) this.#buffer.splice(index, 1);
+    }
+    if (started === undefined) return undefined;
+    const ended = started.fromLog ? Date.parse(event.recordedAt) : now;
+    return Number.isFinite(ended) ? ended - started.at : now - started.at;
+  }
+
   #stepLine(event: EventEnvelope): string | undefined {
     // Payloads are read only for the events that print something (they are parsed on first read).
     const payloadOf = (): Payload => (event.payload ?? {}) as Payload;
@@ -133,45 +166,46 @@ export class ProgressPrinter {
         const payload = payloadOf();
         const stepPath = eventStepPath(payload) ?? "";
         const now = this.#now();
-        this.#startedAt.set(stepPath, now);
+        const logged = Date.parse(String(payload["startedAt"]));
+        this.#startedAt.set(stepPath, Number.isFinite(logged) ? { at: logged, fromLog: true } : { at: now, fromLog: false });
         const attempt = Number(payload["attempt"] ?? 1);
         if (attempt > 1) return `  ↻ ${stepPath} retry (attempt ${attempt})`;
         // Starts are for a person watching: not in piped output, not while steps fly by.
         if (!live || this.#bursting(now)) return undefined;
         this.#stepLineShown(now);
-        return `  ▸ ${stepPath} started`;
+        const line = `  ▸ ${stepPath} started`;
+        this.#startLines.set(stepPath, { line: printable(line), at: now });
+        return line;
       }
       case "StepCompleted": {
         const payload = payloadOf();
         const stepPath = eventStepPath(payload) ?? "";
         const now = this.#now();
-        const started = this.#startedAt.get(stepPath);
-        this.#startedAt.delete(stepPath);
+        const elapsedMs = this.#endAttempt(stepPath, event, now);
         const metadata = (payload["metadata"] ?? {}) as Payload;
         const tokens = formatTokens(metadata["usage"] as StepTokens | undefined);
         const fixed = typeof payload["fixedSource"] === "string" ? "  (fixed by the fixer)" : "";
-        if (this.#bursting(now) && started !== undefined && tokens === "" && fixed === "") {
+        if (this.#bursting(now) && elapsedMs !== undefined && tokens === "" && fixed === "") {
           const group = (this.#group ??= { count: 0, first: stepPath, last: stepPath, totalMs: 0, since: now });
           group.count += 1;
           group.last = stepPath;
-          group.totalMs += now - started;
+          group.totalMs += elapsedMs;
           if (now - group.since >= groupEveryMs) this.#flushGroup();
           return undefined;
         }
         this.#flushGroup();
         this.#stepLineShown(now);
         // An attempt started before a crash has no start time in this process.
-        const elapsed = started === undefined ? "(resumed)" : formatDuration(now - started);
+        const elapsed = elapsedMs === undefined ? "(resumed)" : formatDuration(elapsedMs);
         return `  ✓ ${stepPath}  ${elapsed}${tokens}${fixed}`;
       }
       case "StepFailed": {
         const payload = payloadOf();
         const stepPath = eventStepPath(payload) ?? "";
-        const started = this.#startedAt.get(stepPath);
-        this.#startedAt.delete(stepPath);
+        const elapsedMs = this.#endAttempt(stepPath, event, this.#now());
         const error = (payload["error"] ?? {}) as Payload;
         this.#flushGroup();
-        const elapsed = started === undefined ? "(resumed)" : formatDuration(this.#now() - started);
+        const elapsed = elapsedMs === undefined ? "(resumed)" : formatDuration(elapsedMs);
         return `  ✗ ${stepPath}  ${elapsed}  ${String(error["name"] ?? "Error")}: ${oneLine(String(error["message"] ?? ""))}`;
       }
       case "harness.session.started": {

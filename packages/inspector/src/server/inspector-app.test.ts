@@ -61,6 +61,31 @@ describe("the inspector's API", () => {
     ]);
   });
 
+  it("times a tool.call step's attempt from its own start, though its StepAttemptStarted is recorded at its end", async () => {
+    const { executeWorkflowVersion } = await import("@little-stack/runtime");
+    const { createToolRegistry } = await import("@little-stack/harness");
+    const { jsonSchema, tool } = await import("ai");
+    const tools = createToolRegistry({
+      slow: tool({ description: "Takes 40 ms.", inputSchema: jsonSchema({ type: "object" }), execute: async (input) => new Promise((resolve) => setTimeout(() => resolve(input), 40)) }),
+    });
+    const version = (await import("@little-stack/lwir")).registerWorkflowVersion({
+      apiVersion: "littleworkflow.dev/v0.1",
+      kind: "Workflow",
+      metadata: { name: "slow.tool", version: "0.1.0" },
+      input: { schema: { type: "object" } },
+      output: { schema: true },
+      permissions: { models: [], tools: ["slow"], secrets: [], network: [] },
+      steps: [{ id: "wait", uses: "tool.call", with: { tool: "slow", args: { n: 1 } }, output: { mode: "object", schema: { type: "object" } } }],
+    } as never);
+    await executeWorkflowVersion({ world: writer, workflowVersion: version as never, input: {}, tools, runId: "run-slow-tool" });
+    const started = (await reader.listEvents("run-slow-tool")).find((event) => event.type === "StepAttemptStarted")!;
+    const [attempt] = ((await (await get("/api/runs/run-slow-tool/steps/wait")).json()) as StepView).attempts;
+    expect(attempt!.startedAt).toBe((started.payload as { startedAt: string }).startedAt);
+    expect(Date.parse(attempt!.endedAt!) - Date.parse(attempt!.startedAt)).toBeGreaterThanOrEqual(35);
+    const bar = ((await (await get("/api/runs/run-slow-tool")).json()) as RunView).timeline.rows.find((row) => row.stepPath === "wait")!.bars[0]!;
+    expect(bar.endMs! - bar.startMs).toBeGreaterThanOrEqual(35);
+  });
+
   it("reads a step's model call with its price and its tool calls", async () => {
     const step = (await (await get("/api/runs/run-completed/steps/summarize")).json()) as StepView;
     const call = step.attempts[0]!.modelCalls[0]!;

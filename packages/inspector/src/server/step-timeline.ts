@@ -24,9 +24,10 @@ type MutableBar = { kind: "attempt" | "fixer"; attempt: number; startMs: number;
 type Payload = Record<string, unknown>;
 
 /**
- * The timeline of step attempts from the log. A bar starts at its `StepAttemptStarted` — or
- * earlier, when a model or tool call inside it reports it took longer than that (an attempt's
- * announcement is committed with its first result, so its own time can be late) — and ends at the
+ * The timeline of step attempts from the log. A bar starts at its `StepAttemptStarted`'s
+ * `startedAt` (the event itself is committed with the attempt's first result, so its own time can
+ * be late) — or earlier, when a model or tool call inside it reports it took longer than that —
+ * and ends at the
  * attempt's `StepCompleted`/`StepFailed`. Fixer sessions are bars of their own on the step's row.
  */
 export function stepTimeline(events: readonly EventEnvelope[]): { readonly rows: TimelineRow[]; readonly spanMs: number } {
@@ -52,7 +53,10 @@ export function stepTimeline(events: readonly EventEnvelope[]): { readonly rows:
     const stepPath = typeof payload["stepPath"] === "string" ? (payload["stepPath"] as string) : undefined;
     switch (event.type) {
       case "StepAttemptStarted": {
-        const bar: MutableBar = { kind: "attempt", attempt: Number(payload["attempt"] ?? 1), startMs: time, endMs: null, status: "running" };
+        // The attempt's own start when the event says it (it is recorded with the attempt's first
+        // result — a tool.call step's with its StepCompleted — so its own time can be late).
+        const logged = typeof payload["startedAt"] === "string" ? Date.parse(payload["startedAt"]) - origin : Number.NaN;
+        const bar: MutableBar = { kind: "attempt", attempt: Number(payload["attempt"] ?? 1), startMs: Number.isFinite(logged) ? Math.min(logged, time) : time, endMs: null, status: "running" };
         rowFor(stepPath!, String(payload["stepId"] ?? stepPath)).bars.push(bar);
         open.set(stepPath!, bar);
         break;

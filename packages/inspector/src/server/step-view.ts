@@ -121,7 +121,9 @@ async function attemptsOf(options: { world: World; events: readonly EventEnvelop
     const current = attempts.at(-1);
     if (event.type === "StepAttemptStarted" && payload["stepPath"] === stepPath) {
       fixerSessions = new Set();
-      attempts.push({ attempt: Number(payload["attempt"] ?? attempts.length + 1), status: "running", startedAt: event.recordedAt, endedAt: null, output: null, outputRef: null, error: null, modelCalls: new Map(), toolCalls: new Map(), artifactRefs: [], fixedSourceDiff: null, fixerSessions: 0, fixer: 0 });
+      // The attempt's own start (a tool.call step's StepAttemptStarted is recorded at the step's end, with its StepCompleted).
+      const loggedStart = typeof payload["startedAt"] === "string" && Number.isFinite(Date.parse(payload["startedAt"])) ? payload["startedAt"] : undefined;
+      attempts.push({ attempt: Number(payload["attempt"] ?? attempts.length + 1), status: "running", startedAt: loggedStart ?? event.recordedAt, endedAt: null, output: null, outputRef: null, error: null, modelCalls: new Map(), toolCalls: new Map(), artifactRefs: [], fixedSourceDiff: null, fixerSessions: 0, fixer: 0 });
       continue;
     }
     if (current === undefined) continue;
