@@ -174,24 +174,33 @@ describe("localWorld: a log that lost committed events is refused, never served 
   });
 });
 
+/**
+ * The WAL writes, commit-record writes and fdatasyncs of a real `wal-writer.ts` process appending
+ * `batches` batches (traced with strace), in order: each call as "wal", "record" (a commit record),
+ * "blank" (the record file created) or "sync", with the calls' text beside them.
+ */
+function tracedWalWriter(batches: number, mode: "exit" | "exit-locked" | "exit-soft"): { kinds: string[]; calls: string[] } {
+  const dataDir = freshDir();
+  mkdirSync(dataDir, { recursive: true });
+  const trace = join(dataDir, "..", `trace-${counter}-${mode}.txt`);
+  execFileSync(
+    "strace",
+    ["-f", "-y", "-qq", "-e", "trace=pwrite64,fdatasync", "-o", trace, process.execPath, "--conditions=@little-stack/source", "--import", "tsx", join(repositoryRoot, "packages/local-world/src/__fixtures__/wal-writer.ts"), dataDir, "run-1", String(batches), mode],
+    { cwd: repositoryRoot, stdio: "ignore" },
+  );
+  const calls = readFileSync(trace, "utf8")
+    .split("\n")
+    .map((line) => line.replace(/^\d+\s+/, ""))
+    .filter((line) => /events\.db-wal>|heads\/run-1>/.test(line) && !line.includes("<unfinished"));
+  const kinds = calls.map((line) => (line.startsWith("fdatasync(") ? "sync" : line.includes("heads/run-1>") ? (line.includes("lw-head") ? "record" : "blank") : "wal"));
+  return { kinds, calls };
+}
+
 describe("localWorld: the commit record is written before a commit is synced", () => {
-  it("strict mode: each commit writes its WAL frames, then the run's commit record, then fdatasyncs the WAL", async () => {
+  it("strict mode: each commit writes its WAL frames, then the run's commit record, then fdatasyncs the WAL", () => {
     // A kill while a commit is being synced must not leave a committed batch without its record
     // (a WAL later cut at that batch would then go unnoticed): traced on a real process.
-    const dataDir = freshDir();
-    mkdirSync(dataDir, { recursive: true });
-    const trace = join(dataDir, "..", `trace-${counter}.txt`);
-    const { repositoryRoot } = await import("./__fixtures__/child-process.js");
-    execFileSync(
-      "strace",
-      ["-f", "-y", "-qq", "-e", "trace=pwrite64,fdatasync", "-o", trace, process.execPath, "--conditions=@little-stack/source", "--import", "tsx", join(repositoryRoot, "packages/local-world/src/__fixtures__/wal-writer.ts"), dataDir, "run-1", "3", "exit"],
-      { cwd: repositoryRoot, stdio: "ignore" },
-    );
-    const calls = readFileSync(trace, "utf8")
-      .split("\n")
-      .map((line) => line.replace(/^\d+\s+/, ""))
-      .filter((line) => /events\.db-wal>|heads\/run-1>/.test(line) && !line.includes("<unfinished"));
-    const kinds = calls.map((line) => (line.startsWith("fdatasync(") ? "sync" : line.includes("heads/run-1>") ? (line.includes("lw-head") ? "record" : "blank") : "wal"));
+    const { kinds, calls } = tracedWalWriter(3, "exit");
     const records = kinds.flatMap((kind, index) => (kind === "record" ? [index] : []));
     expect(records).toHaveLength(3);
     for (const index of records) {
@@ -200,24 +209,9 @@ describe("localWorld: the commit record is written before a commit is synced", (
     }
   });
 
-  it("strict mode: taking and giving back a run lock commits without a sync; the first append after it syncs the lock row too", async () => {
+  it("strict mode: taking and giving back a run lock commits without a sync; the first append after it syncs the lock row too", () => {
     // See sqlite-run-locks.ts for why a lock row needs no sync of its own.
-    const { repositoryRoot } = await import("./__fixtures__/child-process.js");
-    const traced = (mode: "exit" | "exit-locked"): string[] => {
-      const dataDir = freshDir();
-      mkdirSync(dataDir, { recursive: true });
-      const trace = join(dataDir, "..", `trace-${counter}-${mode}.txt`);
-      execFileSync(
-        "strace",
-        ["-f", "-y", "-qq", "-e", "trace=pwrite64,fdatasync", "-o", trace, process.execPath, "--conditions=@little-stack/source", "--import", "tsx", join(repositoryRoot, "packages/local-world/src/__fixtures__/wal-writer.ts"), dataDir, "run-1", "3", mode],
-        { cwd: repositoryRoot, stdio: "ignore" },
-      );
-      return readFileSync(trace, "utf8")
-        .split("\n")
-        .map((line) => line.replace(/^\d+\s+/, ""))
-        .filter((line) => /events\.db-wal>|heads\/run-1>/.test(line) && !line.includes("<unfinished"))
-        .map((line) => (line.startsWith("fdatasync(") ? "sync" : line.includes("heads/run-1>") ? (line.includes("lw-head") ? "record" : "blank") : "wal"));
-    };
+    const traced = (mode: "exit" | "exit-locked"): string[] => tracedWalWriter(3, mode).kinds;
     const plain = traced("exit");
     const locked = traced("exit-locked");
     const syncs = (kinds: string[]): number => kinds.filter((kind) => kind === "sync").length;
@@ -245,21 +239,7 @@ describe("localWorld: a durable: false batch", () => {
   });
 
   it("strict mode: is committed without an fdatasync (traced on a real process)", () => {
-    const traced = (mode: "exit" | "exit-soft"): string[] => {
-      const dataDir = freshDir();
-      mkdirSync(dataDir, { recursive: true });
-      const trace = join(dataDir, "..", `trace-${counter}-${mode}.txt`);
-      execFileSync(
-        "strace",
-        ["-f", "-y", "-qq", "-e", "trace=pwrite64,fdatasync", "-o", trace, process.execPath, "--conditions=@little-stack/source", "--import", "tsx", join(repositoryRoot, "packages/local-world/src/__fixtures__/wal-writer.ts"), dataDir, "run-1", "4", mode],
-        { cwd: repositoryRoot, stdio: "ignore" },
-      );
-      return readFileSync(trace, "utf8")
-        .split("\n")
-        .map((line) => line.replace(/^\d+\s+/, ""))
-        .filter((line) => /events\.db-wal>|heads\/run-1>/.test(line) && !line.includes("<unfinished"))
-        .map((line) => (line.startsWith("fdatasync(") ? "sync" : line.includes("heads/run-1>") ? (line.includes("lw-head") ? "record" : "blank") : "wal"));
-    };
+    const traced = (mode: "exit" | "exit-soft"): string[] => tracedWalWriter(4, mode).kinds;
     const plain = traced("exit");
     const soft = traced("exit-soft");
     const count = (kinds: string[], kind: string): number => kinds.filter((each) => each === kind).length;
