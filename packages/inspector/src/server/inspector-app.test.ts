@@ -29,6 +29,20 @@ afterAll(async () => {
 
 const get = (path: string, host = "127.0.0.1:4310") => app.request(path, { headers: { host } });
 
+/** A registered version of a one-step workflow named `name` that may use `tools`. */
+async function oneStepVersion(name: string, tools: readonly string[], step: Record<string, unknown>): Promise<never> {
+  const { registerWorkflowVersion } = await import("@little-stack/lwir");
+  return registerWorkflowVersion({
+    apiVersion: "littleworkflow.dev/v0.1",
+    kind: "Workflow",
+    metadata: { name, version: "0.1.0" },
+    input: { schema: { type: "object" } },
+    output: { schema: true },
+    permissions: { models: [], tools, secrets: [], network: [] },
+    steps: [step],
+  } as never) as never;
+}
+
 describe("the inspector's API", () => {
   it("answers only requests naming a loopback host (no DNS rebinding)", async () => {
     expect((await get("/api/runs", "evil.example:4310")).status).toBe(403);
@@ -44,16 +58,10 @@ describe("the inspector's API", () => {
 
   it("lists a run's sub-runs: the runs that name it as their parent", async () => {
     const { executeWorkflowVersion } = await import("@little-stack/runtime");
-    const version = (await import("@little-stack/lwir")).registerWorkflowVersion({
-      apiVersion: "littleworkflow.dev/v0.1",
-      kind: "Workflow",
-      metadata: { name: "child.noop", version: "0.1.0" },
-      input: { schema: { type: "object" } },
-      output: { schema: true },
-      permissions: { models: [], tools: [], secrets: [], network: [] },
-      steps: [{ id: "echo", uses: "code.run", with: { entrypoint: "main.js", files: { "main.js": { content: "export async function run({ input }) { return input; }\n", sha256: "sha256:" + (await import("node:crypto")).createHash("sha256").update("export async function run({ input }) { return input; }\n").digest("hex") } }, sandbox: { network: "deny" } }, output: { mode: "object", schema: { type: "object" } } }],
-    } as never);
-    for (const runId of ["sub-a", "sub-b"]) await executeWorkflowVersion({ world: writer, workflowVersion: version as never, input: { n: 1 }, runId, parentRunId: "run-completed" });
+    const source = "export async function run({ input }) { return input; }\n";
+    const sha256 = `sha256:${(await import("node:crypto")).createHash("sha256").update(source).digest("hex")}`;
+    const version = await oneStepVersion("child.noop", [], { id: "echo", uses: "code.run", with: { entrypoint: "main.js", files: { "main.js": { content: source, sha256 } }, sandbox: { network: "deny" } }, output: { mode: "object", schema: { type: "object" } } });
+    for (const runId of ["sub-a", "sub-b"]) await executeWorkflowVersion({ world: writer, workflowVersion: version, input: { n: 1 }, runId, parentRunId: "run-completed" });
     const view = (await (await get("/api/runs/run-completed")).json()) as RunView;
     expect(view.subRuns.map((run) => [run.runId, run.status, run.parentRunId])).toEqual([
       ["sub-a", "completed", "run-completed"],
@@ -68,16 +76,8 @@ describe("the inspector's API", () => {
     const tools = createToolRegistry({
       slow: tool({ description: "Takes 40 ms.", inputSchema: jsonSchema({ type: "object" }), execute: async (input) => new Promise((resolve) => setTimeout(() => resolve(input), 40)) }),
     });
-    const version = (await import("@little-stack/lwir")).registerWorkflowVersion({
-      apiVersion: "littleworkflow.dev/v0.1",
-      kind: "Workflow",
-      metadata: { name: "slow.tool", version: "0.1.0" },
-      input: { schema: { type: "object" } },
-      output: { schema: true },
-      permissions: { models: [], tools: ["slow"], secrets: [], network: [] },
-      steps: [{ id: "wait", uses: "tool.call", with: { tool: "slow", args: { n: 1 } }, output: { mode: "object", schema: { type: "object" } } }],
-    } as never);
-    await executeWorkflowVersion({ world: writer, workflowVersion: version as never, input: {}, tools, runId: "run-slow-tool" });
+    const version = await oneStepVersion("slow.tool", ["slow"], { id: "wait", uses: "tool.call", with: { tool: "slow", args: { n: 1 } }, output: { mode: "object", schema: { type: "object" } } });
+    await executeWorkflowVersion({ world: writer, workflowVersion: version, input: {}, tools, runId: "run-slow-tool" });
     const started = (await reader.listEvents("run-slow-tool")).find((event) => event.type === "StepAttemptStarted")!;
     const [attempt] = ((await (await get("/api/runs/run-slow-tool/steps/wait")).json()) as StepView).attempts;
     expect(attempt!.startedAt).toBe((started.payload as { startedAt: string }).startedAt);
