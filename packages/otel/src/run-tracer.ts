@@ -48,8 +48,8 @@ type AttemptTrack = { readonly runId: string; readonly stepPath: string; readonl
  * A span is made when the event that ends it is committed — never for replayed events — so a
  * resumed run traces only the work it does itself: recorded steps and calls are not traced again.
  * Start times come from the log: a call's `durationMs` before its result, a step's
- * `StepAttemptStarted` (or its first call's start, if earlier: announcements are committed with
- * the next result).
+ * `StepAttemptStarted.startedAt` (or its first call's start, if earlier; the event itself is
+ * committed with the attempt's first result, so its `recordedAt` can be late).
  */
 export async function createRunTracer(options: RunTracerOptions): Promise<RunTracer> {
   let api: OtelApi;
@@ -159,7 +159,9 @@ function runTracerWith(api: OtelApi, options: RunTracerOptions): RunTracer {
           stepId: String(payload["stepId"] ?? stepPath),
           attempt: Number(payload["attempt"] ?? 1),
           attemptId: typeof payload["attemptId"] === "string" ? (payload["attemptId"] as string) : undefined,
-          startedAtMs: atMs,
+          // The attempt's own start: the event is committed with the attempt's first result (a
+          // tool.call or code.run step's), so its recordedAt can be late.
+          startedAtMs: loggedStartMs(payload) ?? atMs,
           span: undefined,
         });
         break;
@@ -265,4 +267,11 @@ function runTracerWith(api: OtelApi, options: RunTracerOptions): RunTracer {
       for (const run of runs.values()) if (!run.ended && run.span !== undefined) endRun(run, run.lastAtMs, undefined);
     },
   };
+}
+
+/** `StepAttemptStarted.startedAt` in epoch ms, when the payload carries a valid one. */
+function loggedStartMs(payload: Payload): number | undefined {
+  const startedAt = payload["startedAt"];
+  const ms = typeof startedAt === "string" ? Date.parse(startedAt) : Number.NaN;
+  return Number.isFinite(ms) ? ms : undefined;
 }
