@@ -22,10 +22,13 @@ describe("printable", () => {
     const table = formatTable({ header: ["step"], rows: [[`fan[${hostile}]`]] });
     expect(anyControl.test(table)).toBe(false);
     const written: string[] = [];
-    const printer = new ProgressPrinter({ write: (text) => written.push(text), live: true, now: () => 0 });
+    let now = 0;
+    const printer = new ProgressPrinter({ write: (text) => written.push(text), live: true, now: () => now });
     const event = (sequence: number, type: string, payload: unknown) => ({ eventId: `evt_${sequence}`, runId: "r", sequence, type, recordedAt: "", payload }) as never;
+    printer.events([event(1, "StepAttemptStarted", { stepPath: `s${hostile}`, attempt: 1 })]);
+    // A second later: the start line stays (one whose end comes within a flush is taken back).
+    now += 1_000;
     printer.events([
-      event(1, "StepAttemptStarted", { stepPath: `s${hostile}`, attempt: 1 }),
       event(2, "StepFailed", { stepPath: `s${hostile}`, error: { name: `N${hostile}`, message: hostile } }),
       event(3, "RunFailed", { error: { causeCode: "step_failed", message: hostile } }),
     ]);
