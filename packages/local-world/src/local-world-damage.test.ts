@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { LittleWorkflowError } from "@little-stack/canonical";
 import { afterAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
+import { withTmpfs } from "./__fixtures__/tmpfs.js";
 import { writtenLength } from "./__fixtures__/written-length.js";
 import { localWorld } from "./local-world.js";
 import { RunHeads } from "./run-heads.js";
@@ -349,10 +350,7 @@ describe("localWorld: data dirs it cannot use", () => {
 describe("localWorld on a full disk", () => {
   it("names a failed artifact or event write, leaves no temp file and keeps what was stored", async () => {
     // A real full file system: a 1 MiB tmpfs (the tests run as root, as CI does).
-    const mountPoint = freshDir();
-    mkdirSync(mountPoint);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]);
-    try {
+    await withTmpfs(freshDir(), "1m", async (mountPoint) => {
       const dataDir = join(mountPoint, "data");
       const world = localWorld({ dataDir });
       await world.appendEvents("run-1", { type: "RunStarted", payload: {} });
@@ -381,8 +379,6 @@ describe("localWorld on a full disk", () => {
       rmSync(filler);
       await world.appendEvents("run-1", { type: "RunCompleted", payload: {} });
       await world.close();
-    } finally {
-      execFileSync("umount", [mountPoint]);
-    }
+    });
   });
 });

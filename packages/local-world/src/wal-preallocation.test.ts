@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnFixture } from "./__fixtures__/child-process.js";
+import { withTmpfs } from "./__fixtures__/tmpfs.js";
 import { writtenLength } from "./__fixtures__/written-length.js";
 import { localWorld } from "./local-world.js";
 
@@ -76,18 +76,13 @@ describe("localWorld: the WAL is zero-filled ahead in strict mode", () => {
 
   it("takes no space on a nearly full disk: the WAL is not zero-filled and the log works", async () => {
     // A real small file system: a 24 MiB tmpfs has less than 16 times the zeros' 4.4 MB free.
-    const mountPoint = freshDir();
-    mkdirSync(mountPoint);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", mountPoint]);
-    try {
+    await withTmpfs(freshDir(), "24m", async (mountPoint) => {
       const dataDir = join(mountPoint, "data");
       const world = localWorld({ dataDir });
       expect(statSync(walOf(dataDir)).size).toBeLessThan(64 * 1024);
       await world.appendEvents("run-1", { type: "RunStarted", payload: {} });
       expect((await world.listEvents("run-1")).length).toBe(1);
       await world.close();
-    } finally {
-      execFileSync("umount", [mountPoint]);
-    }
+    });
   });
 });
