@@ -42,6 +42,7 @@ export type { MemoryAccess, OuterLoopContext, WorkflowDefinitionSnapshot } from 
 // Events
 export {
   harnessEventTypes,
+  redoableHarnessEventTypes,
   type ExecuteStepStartedEvent,
   type ExecuteStepStartedPayload,
   type ExecuteStepSucceededEvent,

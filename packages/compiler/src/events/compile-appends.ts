@@ -1,3 +1,4 @@
+import { redoableHarnessEventTypes } from "@little-stack/harness";
 import type { AppendEventsOptions, EventEnvelope, EventInput, ListEventsOptions, World } from "@little-stack/local-world";
 
 /** What the compile reads and writes of its run's log: the two event methods of a World. */
@@ -72,10 +73,7 @@ const redoableTypes: ReadonlySet<string> = new Set([
   "WorkflowValidationSucceeded",
   "WorkflowValidationFailed",
   "WorkflowVersionRegistered",
-  "harness.session.started",
-  "harness.session.completed",
-  "harness.model.called",
-  "harness.tool_call.started",
+  ...redoableHarnessEventTypes,
 ]);
 
 function withDurability(batch: readonly EventInput[], options: AppendEventsOptions | undefined): AppendEventsOptions | undefined {

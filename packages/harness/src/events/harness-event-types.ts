@@ -216,6 +216,20 @@ export const harnessEventTypes: readonly HarnessEventType[] = [
   "harness.execute_step.succeeded",
 ];
 
+/**
+ * The harness events a resumed session writes again when they were lost: announcements of what is
+ * about to happen, and a session's end (derived from its recorded results). A store may hold them
+ * for the next result's transaction or append them without a sync of their own (`durable: false`);
+ * the results — a model response, a tool call's outcome, a step's output — are never among them.
+ */
+export const redoableHarnessEventTypes: readonly HarnessEventType[] = [
+  "harness.session.started",
+  "harness.session.completed",
+  "harness.execute_step.started",
+  "harness.model.called",
+  "harness.tool_call.started",
+];
+
 /** An event before it is stored: the shape a sink appends. */
 export type HarnessEvent = {
   [Type in HarnessEventType]: {

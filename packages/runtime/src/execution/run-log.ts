@@ -1,5 +1,5 @@
 import { CanonicalText } from "@little-stack/canonical";
-import type { HarnessEventEnvelope, HarnessEventSink, ModelDelta } from "@little-stack/harness";
+import { redoableHarnessEventTypes, type HarnessEventEnvelope, type HarnessEventSink, type ModelDelta } from "@little-stack/harness";
 import { RunLogCorruptError } from "../errors/run-integrity-errors.js";
 import type { World } from "@little-stack/local-world";
 import type { EventRecord, RuntimeEvent } from "../events/runtime-event-types.js";
@@ -20,11 +20,7 @@ const deferrableTypes: ReadonlySet<string> = new Set([
   "ParallelBranchCompleted",
   "ParallelBranchFailed",
   "ParallelGroupCompleted",
-  "harness.session.started",
-  "harness.session.completed",
-  "harness.execute_step.started",
-  "harness.model.called",
-  "harness.tool_call.started",
+  ...redoableHarnessEventTypes,
 ]);
 
 /**
