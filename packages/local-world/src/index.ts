@@ -20,6 +20,7 @@ export type { Durability } from "./durability.js";
 export { localWorld, type LocalWorld, type LocalWorldOptions, type LocalWorldPaths } from "./local-world.js";
 export { memoryWorld, type MemoryWorldOptions } from "./memory-world.js";
 export { eventIdFor } from "./event-envelope.js";
+export { isoNow } from "./recorded-at.js";
 export {
   DataDirNotWritableError,
   DataDirWriteError,

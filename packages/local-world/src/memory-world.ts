@@ -12,6 +12,7 @@ import { requireArtifactId, requireOuterLoopId, requireRunId } from "./identifie
 import type { JsonObject } from "./json-value.js";
 import { resolveListEventsOptions } from "./list-events-options.js";
 import { serializeOuterLoopManifest } from "./outer-loop-manifest.js";
+import { isoNow } from "./recorded-at.js";
 import { RunLockedError } from "./run-lock-errors.js";
 import type {
   ArtifactManifest,
@@ -95,7 +96,7 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
         throw new LeaseLostError({ runId, fence, reason: "that lock was released or another holder has acquired the run since" });
       }
       const log = runs.get(runId) ?? [];
-      const recordedAt = new Date().toISOString();
+      const recordedAt = isoNow();
       const stored = prepared.map((event, index) => {
         const sequence = log.length + index + 1;
         return {

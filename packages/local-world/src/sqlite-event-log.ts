@@ -4,6 +4,7 @@ import { EventLogCorruptError, EventLogGapError, EventLogUnavailableError } from
 import { envelopeOf, eventIdFor, type PreparedEvent } from "./event-envelope.js";
 import { recordedAtCheck, verifyStoredEvent } from "./event-verification.js";
 import type { ResolvedListEventsOptions } from "./list-events-options.js";
+import { isoNow } from "./recorded-at.js";
 import { type HeadReading, type RunHead, RunHeads } from "./run-heads.js";
 import { checkDatabaseFile } from "./sqlite-file-check.js";
 import { synchronousLevel, type Durability } from "./durability.js";
@@ -348,7 +349,7 @@ export function openSqliteEventLog(options: {
     append(runId, events, appendOptions) {
       if (readOnly) throw new WorldReadOnlyError("append events");
       if (events.length === 0) return [];
-      const recordedAt = new Date().toISOString();
+      const recordedAt = isoNow();
       let stored: { first: number; eventIds: string[] };
       for (let attempt = 1; ; attempt += 1) {
         try {
