@@ -134,7 +134,7 @@ export async function openHarnessSession(options: OpenHarnessSessionOptions): Pr
     recordedCompletion: ledger.sessionsCompleted.get(sessionId),
     wrapModel: (model) => wrapLanguageModel({ model, middleware }),
     wrapTools: (tools) => wrapToolsForSession(core, tools),
-    callTool: (call) => core.runToolCall({ ...call, caller: "code" }),
+    callTool: (call) => core.runToolCall({ toolName: call.toolName, args: call.args, callId: call.callId, callIndex: call.callIndex, execute: call.execute, caller: "code" }),
     nextCodeCallIndex: () => core.takeCodeCallIndex(),
     async executeStep(step) {
       const identity = { runId, stepId: step.stepId, uses: step.uses, stepPath: step.stepPath, visitIndex: step.visitIndex };
@@ -143,7 +143,7 @@ export async function openHarnessSession(options: OpenHarnessSessionOptions): Pr
       if (succeeded !== undefined) return succeeded.output;
       if (!ledger.executeStepsStarted.has(key)) await core.append([{ type: "harness.execute_step.started", payload: identity }]);
       const output = (await step.run()) ?? null;
-      await core.append([{ type: "harness.execute_step.succeeded", payload: { ...identity, output } }]);
+      await core.append([{ type: "harness.execute_step.succeeded", payload: { output, ...identity } }]);
       return output;
     },
     async complete(completion) {

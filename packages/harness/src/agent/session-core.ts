@@ -91,7 +91,6 @@ export class SessionCore {
   }): Promise<unknown> {
     const { callId, caller, toolName } = call;
     const args = toJson(call.args) ?? null;
-    const position = { ...(call.turn === undefined ? {} : { turn: call.turn }), ...(call.callIndex === undefined ? {} : { callIndex: call.callIndex }) };
     const recorded = this.ledger.toolCalls.get(callId);
     if (recorded?.started !== undefined) {
       const recordedHash = sha256Digest({ toolName: recorded.started.toolName, args: recorded.started.args });
@@ -115,7 +114,17 @@ export class SessionCore {
       throw new RecordedToolCallError({ callId, name: error.name, message: error.message, ...(error.code === undefined ? {} : { code: error.code }) });
     }
     const stepPath = this.options.stepPath;
-    const base = { ...position, callId, caller, toolName, args, ...(stepPath === undefined ? {} : { stepPath }) };
+    // Spreads go last in these literals: on Node 20, a property written after a spread in an
+    // object literal is defined through a slow runtime call (~0.8 µs each; README, "Spreads last").
+    const base = {
+      callId,
+      caller,
+      toolName,
+      args,
+      ...(call.turn === undefined ? {} : { turn: call.turn }),
+      ...(call.callIndex === undefined ? {} : { callIndex: call.callIndex }),
+      ...(stepPath === undefined ? {} : { stepPath }),
+    };
     if (recorded?.started === undefined) await this.append([{ type: "harness.tool_call.started", payload: base }]);
     this.stats.liveToolCalls += 1;
     const startedAt = performance.now();
@@ -127,11 +136,11 @@ export class SessionCore {
       // An aborted call did not fail: it stays in flight and runs again on resume.
       if (call.abortSignal?.aborted === true) throw error;
       const durationMs = Math.round(performance.now() - startedAt);
-      await this.append([{ type: "harness.tool_call.failed", payload: { ...base, error: toErrorEnvelope(error), durationMs } }]);
+      await this.append([{ type: "harness.tool_call.failed", payload: { error: toErrorEnvelope(error), durationMs, ...base } }]);
       throw error;
     }
     const durationMs = Math.round(performance.now() - startedAt);
-    await this.append([{ type: "harness.tool_call.succeeded", payload: { ...base, result, durationMs } }]);
+    await this.append([{ type: "harness.tool_call.succeeded", payload: { result, durationMs, ...base } }]);
     return result;
   }
 

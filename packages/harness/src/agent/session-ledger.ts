@@ -54,14 +54,16 @@ export class SessionLedger {
         break;
       case "harness.tool_call.started": {
         const callId = payload.callId as string;
-        this.toolCalls.set(callId, { ...this.toolCalls.get(callId), started: payload as ToolCallStartedPayload });
+        const terminal = this.toolCalls.get(callId)?.terminal;
+        this.toolCalls.set(callId, { started: payload as ToolCallStartedPayload, ...(terminal === undefined ? {} : { terminal }) });
         break;
       }
       case "harness.tool_call.succeeded":
       case "harness.tool_call.failed": {
         const callId = payload.callId as string;
         const terminal = { type: event.type, payload } as RecordedToolCall["terminal"];
-        this.toolCalls.set(callId, { ...this.toolCalls.get(callId), terminal });
+        const started = this.toolCalls.get(callId)?.started;
+        this.toolCalls.set(callId, { terminal, ...(started === undefined ? {} : { started }) });
         break;
       }
       case "harness.execute_step.started":

@@ -1,4 +1,4 @@
-import { sha256Digest, type Sha256Digest } from "@little-stack/canonical";
+import { canonicalSnapshotOf, sha256Digest, type Sha256Digest } from "@little-stack/canonical";
 import type { HarnessManifest } from "./manifests.js";
 
 /**
@@ -10,6 +10,9 @@ const frozenManifestHashes = new WeakMap<object, Sha256Digest>();
 
 /** `sha256(canonicalJson(manifest))`, the `manifestHash` of `harness.session.started`. */
 export function hashHarnessManifest(manifest: HarnessManifest): Sha256Digest {
+  // A canonicalSnapshot copy (the runtime's per-step manifests) carries its text and keeps its
+  // digest: no walk to prove it frozen, no entry in the map.
+  if (canonicalSnapshotOf(manifest) !== undefined) return sha256Digest(manifest);
   const known = frozenManifestHashes.get(manifest);
   if (known !== undefined) return known;
   const hash = sha256Digest(manifest);

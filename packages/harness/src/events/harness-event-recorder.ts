@@ -22,11 +22,20 @@ export function createHarnessEventRecorder(options: {
   const { sink, onAppended } = options;
   return {
     runId: sink.runId,
-    async append(events) {
-      const checked: HarnessEvent[] = events.map((event) => validateHarnessEvent(event));
-      const stored = await sink.append(checked);
-      onAppended?.(stored);
-      return stored;
+    // Not an async function: a step appends several times, and each extra async layer costs a
+    // promise and a turn of the microtask queue. A bad event still rejects, appending nothing.
+    append(events) {
+      let checked: HarnessEvent[];
+      try {
+        checked = events.map((event) => validateHarnessEvent(event));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (onAppended === undefined) return sink.append(checked);
+      return sink.append(checked).then((stored) => {
+        onAppended(stored);
+        return stored;
+      });
     },
     list: (listOptions) => sink.list(listOptions),
     ...(sink.onModelDelta === undefined ? {} : { onModelDelta: sink.onModelDelta }),

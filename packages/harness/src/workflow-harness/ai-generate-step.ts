@@ -32,7 +32,7 @@ export async function runAiGenerateStep(options: {
   readonly session: HarnessSession;
 }): Promise<unknown> {
   const { step, ctx, session } = options;
-  const expressions = ctx.expressionContext === undefined ? undefined : { ...ctx.expressionContext, step };
+  const expressions = ctx.expressionContext === undefined ? undefined : Object.assign({}, ctx.expressionContext, { step });
   const prompt = expressions === undefined ? step.with.prompt : resolveText(step.with.prompt, expressions);
   const stepSystem = step.with.system === undefined ? undefined : expressions === undefined ? step.with.system : resolveText(step.with.system, expressions);
   const system = stepSystem ?? ctx.system;

@@ -8,7 +8,7 @@ import type { WorkflowHarnessContext } from "./workflow-harness-context.js";
  */
 export function runDecisionStep(options: { readonly step: LwirDecisionStep; readonly ctx: WorkflowHarnessContext }): { chosen: string } {
   const { step, ctx } = options;
-  const expressions = ctx.expressionContext === undefined ? undefined : { ...ctx.expressionContext, step };
+  const expressions = ctx.expressionContext === undefined ? undefined : Object.assign({}, ctx.expressionContext, { step });
   for (const entry of step.with.cases) {
     const when: unknown = entry.when;
     const value = expressions !== undefined && typeof when === "string" ? evaluateTemplateString(when, expressions) : when;
