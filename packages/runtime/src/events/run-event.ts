@@ -1,5 +1,5 @@
 import type { ModelDelta } from "@little-stack/harness";
-import type { EventEnvelope } from "@little-stack/local-world";
+import { isoNow, type EventEnvelope } from "@little-stack/local-world";
 
 /**
  * A committed event as a live watcher receives it: the stored envelope (sequence, id, payload as
@@ -46,7 +46,7 @@ export function modelDeltaEvent(runId: string, delta: ModelDelta): ModelDeltaRun
     ephemeral: true,
     type: delta.kind === "text" ? "harness.model.text_delta" : "harness.model.reasoning_delta",
     runId,
-    recordedAt: new Date().toISOString(),
+    recordedAt: isoNow(),
     payload: { callId: delta.callId, turn: delta.turn, ...(delta.stepPath === undefined ? {} : { stepPath: delta.stepPath }), delta: delta.delta },
   };
 }

@@ -1,7 +1,7 @@
 import { CanonicalText } from "@little-stack/canonical";
 import { redoableHarnessEventTypes, type HarnessEventEnvelope, type HarnessEventSink, type ModelDelta } from "@little-stack/harness";
 import { RunLogCorruptError } from "../errors/run-integrity-errors.js";
-import type { World } from "@little-stack/local-world";
+import { isoNow, type World } from "@little-stack/local-world";
 import type { EventRecord, RuntimeEvent } from "../events/runtime-event-types.js";
 import type { RunEventDispatcher } from "../events/run-event-dispatcher.js";
 import type { RunStateFolder } from "../run-state/run-state-folder.js";
@@ -43,6 +43,18 @@ const directStepResultTypes: ReadonlySet<string> = new Set([
   "harness.session.failed",
 ]);
 
+/** A batch that may wait for the next boundary: announcements only (and the results `hold` allows). */
+function isHoldable(events: readonly AnyEvent[], hold: ReadonlySet<string> | undefined): boolean {
+  if (events.length === 0) return false;
+  for (const event of events) if (!deferrableTypes.has(event.type) && hold?.has(event.type) !== true) return false;
+  return true;
+}
+
+/** A model response or failure the harness recorded without the step path it belongs to. */
+function needsStepPathStamp(event: { readonly type: string; readonly payload: unknown }): boolean {
+  return (event.type === "harness.model.responded" || event.type === "harness.model.failed") && (event.payload as { stepPath?: unknown }).stepPath === undefined;
+}
+
 /**
  * The one writer of a run's log in this process: appends go to the world one batch at a time
  * (so sequences reach the folder in order) and every stored event is folded into the live state.
@@ -62,6 +74,8 @@ export class RunLog {
     reject(error: unknown): void;
   }[] = [];
   private draining = false;
+  /** Drains and flushes chained on `tail` that have not settled: while any has, sequences are being assigned there. */
+  private busy = 0;
   /** Set when a commit failed: the folder may be ahead of the store, so nothing more is written. */
   private broken: { readonly error: unknown } | undefined;
 
@@ -148,10 +162,20 @@ export class RunLog {
   appendAny(events: readonly AnyEvent[], options?: { readonly hold?: ReadonlySet<string> }): Promise<readonly EventRecord[]> {
     if (this.sealed) return Promise.reject(new Error(`The log of run ${this.runId} is closed: the run already ended.`));
     if (this.broken !== undefined) return Promise.reject(this.broken.error);
+    // An announcement made while nothing is queued or committing is held at once: the drain
+    // would do exactly this a few microtasks later, and most of a step's appends are these.
+    if (this.busy === 0 && isHoldable(events, options?.hold)) {
+      try {
+        return Promise.resolve(this.defer(events));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return new Promise<readonly EventRecord[]>((resolve, reject) => {
       this.queue.push({ events, hold: options?.hold, resolve, reject });
       if (!this.draining) {
         this.draining = true;
+        this.busy += 1;
         this.tail = this.tail.then(() => this.drain()).catch(() => undefined);
       }
     });
@@ -159,7 +183,14 @@ export class RunLog {
 
   /** Commits whatever is held (before reading the log back). */
   flush(): Promise<unknown> {
-    const next = this.tail.then(async () => (this.pending.length > 0 ? this.commit([]) : []));
+    this.busy += 1;
+    const next = this.tail.then(async () => {
+      try {
+        return this.pending.length > 0 ? await this.commit([]) : [];
+      } finally {
+        this.busy -= 1;
+      }
+    });
     this.tail = next.catch(() => undefined);
     return next;
   }
@@ -176,7 +207,7 @@ export class RunLog {
         let first = 0;
         for (; first < batch.length; first += 1) {
           const item = batch[first]!;
-          if (item.events.length === 0 || !item.events.every((event) => deferrableTypes.has(event.type) || item.hold?.has(event.type) === true)) break;
+          if (!isHoldable(item.events, item.hold)) break;
           try {
             item.resolve(this.defer(item.events));
           } catch (error) {
@@ -200,11 +231,12 @@ export class RunLog {
       }
     } finally {
       this.draining = false;
+      this.busy -= 1;
     }
   }
 
   private defer(events: readonly AnyEvent[]): readonly EventRecord[] {
-    const recordedAt = new Date().toISOString();
+    const recordedAt = isoNow();
     // Canonicalize every payload before assigning anything, so a bad one leaves the log as it was.
     const texts = events.map((event) => (CanonicalText.isSealed(event.canonicalPayload) ? event.canonicalPayload : CanonicalText.of(event.payload)));
     const envelopes = events.map((event, index) => heldEnvelope({ runId: this.runId, sequence: this.folder.eventCount + index + 1, type: event.type, recordedAt, text: texts[index]! }));
@@ -264,15 +296,12 @@ export class RunLog {
     const hold = options.directStep === true ? directStepResultTypes : undefined;
     return {
       runId: this.runId,
-      append: async (events) => {
-        if (this.harnessSealed) throw new Error(`The run ${this.runId} was aborted: harness events are no longer recorded.`);
-        const stamped = events.map((event) => {
-          if ((event.type === "harness.model.responded" || event.type === "harness.model.failed") && event.payload.stepPath === undefined) {
-            return { type: event.type, payload: { ...event.payload, stepPath } };
-          }
-          return event;
-        });
-        return (await this.appendAny(stamped, hold === undefined ? undefined : { hold })) as readonly HarnessEventEnvelope[];
+      append: (events) => {
+        if (this.harnessSealed) return Promise.reject(new Error(`The run ${this.runId} was aborted: harness events are no longer recorded.`));
+        const stamped = events.some(needsStepPathStamp)
+          ? events.map((event) => (needsStepPathStamp(event) ? { type: event.type, payload: { ...event.payload, stepPath } } : event))
+          : events;
+        return this.appendAny(stamped, hold === undefined ? undefined : { hold }) as Promise<readonly HarnessEventEnvelope[]>;
       },
       list: async (listOptions) => {
         // Served from memory while it holds the attempt's events (an attempt holds them from its

@@ -1,4 +1,5 @@
 import { evaluateTemplateString, type ExpressionContext, type LwirParallelStep } from "@little-stack/lwir";
+import { isoNow } from "@little-stack/local-world";
 import type { StepErrorPayload } from "../events/runtime-event-types.js";
 import { commitStepOutput, recordedOutput, type CommittedOutput } from "./commit-step-output.js";
 import type { RunContext } from "./run-context.js";
@@ -45,7 +46,7 @@ export async function runParallelGroup(options: {
     const resuming = state?.status === "running";
     const attempt = resuming ? state!.attempts : (state?.attempts ?? 0) + 1;
     if (!resuming) {
-      const attemptEvent = { type: "StepAttemptStarted" as const, payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt), startedAt: new Date().toISOString() } };
+      const attemptEvent = { type: "StepAttemptStarted" as const, payload: { stepPath, stepId: step.id, attempt, attemptId: attemptIdFor(attempt), startedAt: isoNow() } };
       await run.log.append(
         state === undefined ? [{ type: "StepScheduled", payload: { stepPath, stepId: step.id, uses: step.uses, visitIndex: options.visitIndex } }, attemptEvent] : [attemptEvent],
       );
@@ -168,7 +169,7 @@ function resolveItems(step: LwirParallelStep, expressions: ExpressionContext, st
   }
   const seen = new Set<string>();
   return items.map((item, index) => {
-    const key = evaluateTemplateString(step.with.itemKey, { ...expressions, item });
+    const key = evaluateTemplateString(step.with.itemKey, Object.assign({}, expressions, { item }));
     if (typeof key !== "string" && typeof key !== "number") {
       throw new Error(`parallel ${stepPath}: itemKey of item ${index} resolved to ${JSON.stringify(key) ?? String(key)}; it must be a string or a number`);
     }
