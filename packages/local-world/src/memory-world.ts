@@ -110,7 +110,7 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
       if (stored.length === 0) return [];
       log.push(...stored);
       runs.set(runId, log);
-      return stored.map((event) => envelopeOf({ ...event, runId }));
+      return stored.map((event) => envelopeOf({ runId, ...event }));
     },
 
     async listEvents(runId, listOptions) {
@@ -119,7 +119,7 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
       const { afterSequence, typePrefix } = resolveListEventsOptions(listOptions);
       const result: EventEnvelope[] = [];
       for (const event of (runs.get(runId) ?? []).slice(afterSequence)) {
-        if (typePrefix === undefined || event.type.startsWith(typePrefix)) result.push(envelopeOf({ ...event, runId }));
+        if (typePrefix === undefined || event.type.startsWith(typePrefix)) result.push(envelopeOf({ runId, ...event }));
       }
       return result;
     },
@@ -136,7 +136,7 @@ export function memoryWorld(options: MemoryWorldOptions = {}): World {
         log
           .slice(afterSequence, length)
           .filter((event) => typePrefix === undefined || event.type.startsWith(typePrefix))
-          .map((event) => envelopeOf({ ...event, runId })),
+          .map((event) => envelopeOf({ runId, ...event })),
       );
     },
 

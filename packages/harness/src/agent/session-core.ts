@@ -114,8 +114,9 @@ export class SessionCore {
       throw new RecordedToolCallError({ callId, name: error.name, message: error.message, ...(error.code === undefined ? {} : { code: error.code }) });
     }
     const stepPath = this.options.stepPath;
-    // Spreads go last in these literals: on Node 20, a property written after a spread in an
-    // object literal is defined through a slow runtime call (~0.8 µs each; README, "Spreads last").
+    // Spreads go last in these literals: on Node 20 a literal opening with a spread defines each
+    // key added after it through a slow runtime call (~0.8 µs each; README, "No literal opening
+    // with a spread").
     const base = {
       callId,
       caller,

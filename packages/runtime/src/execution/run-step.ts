@@ -268,7 +268,7 @@ async function runFixer(options: {
  */
 export function resolveStepInput(invocation: StepInvocation): { resolvedStep: LwirBodyStep; stepInput: unknown } {
   const { step, expressions } = invocation;
-  // Not `{ ...expressions, step }`: a property after a spread is slow on Node 20 (README, "Spreads last").
+  // Not `{ ...expressions, step }`: slow on Node 20 (README, "No literal opening with a spread").
   const context: ExpressionContext = Object.assign({}, expressions, { step });
   let resolvedWith: unknown = step.with;
   if (step.uses === "decision") resolvedWith = resolveDecisionCases(step, context);

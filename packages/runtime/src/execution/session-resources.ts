@@ -76,7 +76,7 @@ export async function sessionResources(run: RunContext, options: { readonly role
     stepPath: options.stepPath,
   });
   await ensureMountDirectories([...mounts.memoryMounts, ...mounts.scratchMounts]);
-  return { ...mounts, skills: run.skills.skills, skillMounts: run.skills.mounts, skillsHash: run.skills.hash, ...(storage.bash === undefined ? {} : { bash: storage.bash }) };
+  return { skills: run.skills.skills, skillMounts: run.skills.mounts, skillsHash: run.skills.hash, ...(storage.bash === undefined ? {} : { bash: storage.bash }), ...mounts };
 }
 
 /** The `bashCapabilitiesHash` of a session that gets a shell over its mounts and skills (the fixer). */
