@@ -43,6 +43,12 @@ const directStepResultTypes: ReadonlySet<string> = new Set([
   "harness.session.failed",
 ]);
 
+/**
+ * Announcements the runtime builds from primitives (step path, id, attempt…): the folder may read
+ * them as built. Harness events are not among them (their payloads come from a harness).
+ */
+const builtPayloadTypes: ReadonlySet<string> = new Set(["StepScheduled", "StepAttemptStarted"]);
+
 /** A batch that may wait for the next boundary: announcements only (and the results `hold` allows). */
 function isHoldable(events: readonly AnyEvent[], hold: ReadonlySet<string> | undefined): boolean {
   if (events.length === 0) return false;
@@ -240,7 +246,12 @@ export class RunLog {
     // Canonicalize every payload before assigning anything, so a bad one leaves the log as it was.
     const texts = events.map((event) => (CanonicalText.isSealed(event.canonicalPayload) ? event.canonicalPayload : CanonicalText.of(event.payload)));
     const envelopes = events.map((event, index) => heldEnvelope({ runId: this.runId, sequence: this.folder.eventCount + index + 1, type: event.type, recordedAt, text: texts[index]! }));
-    for (const envelope of envelopes) this.folder.apply(envelope);
+    // The folder reads a step announcement's fields from the object it was built from, not from
+    // a parse of its text (one JSON.parse per announcement, two per step).
+    for (let index = 0; index < envelopes.length; index += 1) {
+      const event = events[index]!;
+      this.folder.apply(envelopes[index]!, builtPayloadTypes.has(event.type) ? event.payload : undefined);
+    }
     this.pending.push(...envelopes);
     this.pendingTexts.push(...texts);
     return envelopes;

@@ -20,6 +20,23 @@ async function loopRun() {
 }
 
 describe("run state", () => {
+  it("folds an announcement from the payload it was built from as it would from its stored text, keeping no object of it", () => {
+    const event = (sequence: number, type: string, payload: unknown) => ({ eventId: `evt_${sequence}`, runId: "run-built", sequence, type, recordedAt: "2026-12-07T00:00:00.000Z", payload });
+    const scheduled = { stepPath: "fan[a].work", stepId: "work", uses: "tool.call", visitIndex: 0, parallel: { groupPath: "fan", itemKey: "a" } };
+    const started = { stepPath: "fan[a].work", stepId: "work", attempt: 1, attemptId: "attempt_1", startedAt: "2026-12-07T00:00:00.000Z" };
+    const fromText = new RunStateFolder({ runId: "run-built" });
+    fromText.apply(event(1, "StepScheduled", JSON.parse(JSON.stringify(scheduled))));
+    fromText.apply(event(2, "StepAttemptStarted", JSON.parse(JSON.stringify(started))));
+    const fromBuilt = new RunStateFolder({ runId: "run-built" });
+    // The envelope's own payload is not read when the built one is given.
+    fromBuilt.apply(event(1, "StepScheduled", undefined), scheduled);
+    fromBuilt.apply(event(2, "StepAttemptStarted", undefined), started);
+    expect(fromBuilt.snapshot()).toEqual(fromText.snapshot());
+    expect(fromBuilt.step("fan[a].work")).toMatchObject({ status: "running", attempts: 1, attemptStartedSequence: 2, parallel: { groupPath: "fan", itemKey: "a" } });
+    scheduled.parallel.itemKey = "changed later";
+    expect(fromBuilt.step("fan[a].work")?.parallel?.itemKey).toBe("a");
+  });
+
   it("folding one event at a time gives the same state as materializing the whole log, at every prefix", async () => {
     const { result } = await loopRun();
     const folder = new RunStateFolder({ runId: "run-state" });

@@ -102,7 +102,12 @@ export class RunStateFolder {
     return this.run.usage;
   }
 
-  apply(event: EventRecord): void {
+  /**
+   * Folds one event. `built`, when given, is the payload object the event's text was made from
+   * (the run log holding an announcement it built itself): read instead of parsing the text back.
+   * Only fields are copied out of it, never objects kept by reference.
+   */
+  apply(event: EventRecord, built?: unknown): void {
     if (event.sequence !== this.lastSequence + 1) {
       throw new RunLogCorruptError({
         runId: this.runId,
@@ -119,7 +124,7 @@ export class RunStateFolder {
       return;
     }
     if (!payloadTypes.has(event.type)) return;
-    const payload = event.payload as Record<string, unknown>;
+    const payload = (built ?? event.payload) as Record<string, unknown>;
     switch (event.type) {
       case "WorkflowVersionRegistered": {
         const registered = payload as WorkflowVersionRegisteredPayload;
@@ -153,7 +158,7 @@ export class RunStateFolder {
           usage: emptyUsageTotals(),
           modelCalls: 0,
           toolCalls: 0,
-          ...(scheduled.parallel === undefined ? {} : { parallel: scheduled.parallel }),
+          ...(scheduled.parallel === undefined ? {} : { parallel: { groupPath: scheduled.parallel.groupPath, itemKey: scheduled.parallel.itemKey } }),
         });
         break;
       }
