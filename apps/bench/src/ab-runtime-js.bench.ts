@@ -11,8 +11,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as current from "@little-stack/workflow";
-import type { World } from "@little-stack/workflow";
-import { benchRoot, chainLwir, fmt, loadAverage, median, noopTools, type Durability } from "./step-cost-workload.js";
+import { benchRoot, chainLwir, fmt, loadAverage, median, noopTools, timedWorld, type Durability } from "./step-cost-workload.js";
 
 type Sdk = Pick<typeof current, "defineWorkflow" | "localWorld" | "runWorkflow">;
 
@@ -20,26 +19,6 @@ const basePath = process.env.AB_BASE;
 const steps = Number(process.env.AB_STEPS ?? 2000);
 const rounds = Number(process.env.AB_ROUNDS ?? 8);
 const durability = (process.env.AB_DURABILITY ?? "process") as Durability;
-
-/** The world with the time spent inside its calls summed (what is left is the runtime's). */
-function timedWorld(world: World): { world: World; elapsed: () => number } {
-  let total = 0;
-  const proxy = new Proxy(world, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== "function" || property === "close") return value;
-      return (...args: unknown[]) => {
-        const start = performance.now();
-        try {
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        } finally {
-          total += performance.now() - start;
-        }
-      };
-    },
-  });
-  return { world: proxy, elapsed: () => total };
-}
 
 async function main(): Promise<void> {
   if (basePath === undefined) {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import type { LwirDocument } from "@little-stack/lwir";
-import { defineWorkflow, localWorld, runWorkflow, type EventEnvelope } from "@little-stack/workflow";
+import { defineWorkflow, localWorld, runWorkflow, type EventEnvelope, type World } from "@little-stack/workflow";
 import { noopTools as noopToolRegistry } from "./tool-call-harness.js";
 
 export type Durability = "strict" | "process";
@@ -205,3 +205,23 @@ export const median = (values: readonly number[]): number => {
 export const fmt = (value: number, digits = 1): string => value.toFixed(digits);
 
 export const loadAverage = (): string => loadavg().map((load) => load.toFixed(2)).join(" ");
+
+/** A world whose calls are timed (their synchronous part: localWorld does its SQLite work inside the call). */
+export function timedWorld(world: World): { world: World; elapsed: () => number } {
+  let total = 0;
+  const proxy = new Proxy(world, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function" || property === "close") return value;
+      return (...args: unknown[]) => {
+        const start = performance.now();
+        try {
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        } finally {
+          total += performance.now() - start;
+        }
+      };
+    },
+  });
+  return { world: proxy, elapsed: () => total };
+}

@@ -19,7 +19,6 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { World } from "@little-stack/local-world";
 import { localWorld, runWorkflow } from "@little-stack/workflow";
 import {
   benchRoot,
@@ -34,6 +33,7 @@ import {
   noopTools,
   rawCommits,
   runWorkflowOnce,
+  timedWorld,
   type Durability,
 } from "./step-cost-workload.js";
 
@@ -43,26 +43,6 @@ const rounds = Number(process.env.STEP_COST_ROUNDS ?? 5);
 const shortSteps = 3;
 const self = fileURLToPath(import.meta.url);
 const coldRunScript = fileURLToPath(new URL("./cold-run-workflow.mjs", import.meta.url));
-
-/** A world whose calls are timed (their synchronous part: localWorld does its SQLite work inside the call). */
-function timedWorld(world: World): { world: World; elapsed: () => number } {
-  let total = 0;
-  const proxy = new Proxy(world, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== "function" || property === "close") return value;
-      return (...args: unknown[]) => {
-        const start = performance.now();
-        try {
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        } finally {
-          total += performance.now() - start;
-        }
-      };
-    },
-  });
-  return { world: proxy, elapsed: () => total };
-}
 
 async function child(kind: string): Promise<void> {
   const root = benchRoot("step-cost-child-");
