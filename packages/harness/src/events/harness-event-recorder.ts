@@ -25,14 +25,16 @@ export function createHarnessEventRecorder(options: {
     // Not an async function: a step appends several times, and each extra async layer costs a
     // promise and a turn of the microtask queue. A bad event still rejects, appending nothing.
     append(events) {
-      let checked: HarnessEvent[];
+      let appended: Promise<readonly HarnessEventEnvelope[]>;
       try {
-        checked = events.map((event) => validateHarnessEvent(event));
+        const checked: HarnessEvent[] = events.map((event) => validateHarnessEvent(event));
+        // A custom sink that throws instead of rejecting still gives a rejected promise.
+        appended = Promise.resolve(sink.append(checked));
       } catch (error) {
         return Promise.reject(error);
       }
-      if (onAppended === undefined) return sink.append(checked);
-      return sink.append(checked).then((stored) => {
+      if (onAppended === undefined) return appended;
+      return appended.then((stored) => {
         onAppended(stored);
         return stored;
       });
