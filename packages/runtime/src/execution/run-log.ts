@@ -44,10 +44,11 @@ const directStepResultTypes: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Announcements the runtime builds from primitives (step path, id, attempt…): the folder may read
- * them as built. Harness events are not among them (their payloads come from a harness).
+ * Announcements whose payloads the folder reads only primitives of (step path, id, attempt; a
+ * tool call's `caller`): it may read them from the object they were built from, which was just
+ * canonicalized (so is plain JSON) and from which it keeps no object.
  */
-const builtPayloadTypes: ReadonlySet<string> = new Set(["StepScheduled", "StepAttemptStarted"]);
+const builtPayloadTypes: ReadonlySet<string> = new Set(["StepScheduled", "StepAttemptStarted", "harness.tool_call.started"]);
 
 /** A batch that may wait for the next boundary: announcements only (and the results `hold` allows). */
 function isHoldable(events: readonly AnyEvent[], hold: ReadonlySet<string> | undefined): boolean {
