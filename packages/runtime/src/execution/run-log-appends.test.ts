@@ -40,8 +40,11 @@ describe("RunLog appends", () => {
     const { world, appends, release } = gatedWorld();
     const log = new RunLog(world, "run-held", new RunStateFolder({ runId: "run-held" }));
     await log.open();
-    const [held] = await log.appendAny([scheduled("a")]);
-    expect([held!.sequence, appends(), log.folder.eventCount, log.folder.step("a")?.status]).toEqual([1, 0, 1, "scheduled"]);
+    const holding = log.appendAny([scheduled("a")]);
+    // Held before appendAny returns, not a turn of the drain later.
+    expect([log.folder.eventCount, log.folder.step("a")?.status]).toEqual([1, "scheduled"]);
+    const [held] = await holding;
+    expect([held!.sequence, appends()]).toEqual([1, 0]);
     release();
     const [stored] = await log.appendAny([result(1)]);
     expect(stored!.sequence).toBe(2);

@@ -81,7 +81,7 @@ export class RunLog {
     reject(error: unknown): void;
   }[] = [];
   private draining = false;
-  /** Drains and flushes chained on `tail` that have not settled: while any has, sequences are being assigned there. */
+  /** Drains and flushes queued on `tail` or running: while any is, sequences are assigned there, so an announcement waits its turn. */
   private busy = 0;
   /** Set when a commit failed: the folder may be ahead of the store, so nothing more is written. */
   private broken: { readonly error: unknown } | undefined;
