@@ -49,12 +49,23 @@ function quotedKey(key: string): string {
   return quoted;
 }
 
+// Ids, hashes, names and paths, most of the strings a payload holds, need no escaping: quoting them
+// by hand costs a third of a JSON.stringify call. A string holding a quote, a backslash, a control
+// character or any surrogate half (so also every astral character) goes through JSON.stringify;
+// long strings too, where one scan is cheaper than a test and then a stringify.
+const needsNoEscaping = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+const handQuotedLimit = 256;
+
+function quotedString(text: string): string {
+  return text.length <= handQuotedLimit && needsNoEscaping.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
 // Depth doubles as the cycle guard: a cycle nests forever, so it trips the limit and the careful
 // walk then names it.
 function writePlain(value: unknown, depth: number): string {
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value);
+      return quotedString(value);
     case "boolean":
       return value ? "true" : "false";
     case "number":
