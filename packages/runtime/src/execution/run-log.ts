@@ -44,11 +44,25 @@ const directStepResultTypes: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Announcements whose payloads the folder reads only primitives of (step path, id, attempt; a
- * tool call's `caller`): it may read them from the object they were built from, which was just
+ * Events whose payloads the folder reads only primitives of (step path, id, attempt; a tool
+ * call's id and `caller`): it may read them from the object they were built from, which was just
  * canonicalized (so is plain JSON) and from which it keeps no object.
  */
-const builtPayloadTypes: ReadonlySet<string> = new Set(["StepScheduled", "StepAttemptStarted", "harness.tool_call.started"]);
+const builtPayloadTypes: ReadonlySet<string> = new Set([
+  "StepScheduled",
+  "StepAttemptStarted",
+  "harness.tool_call.started",
+  "harness.tool_call.succeeded",
+  "harness.tool_call.failed",
+]);
+
+/** Whether `event` settles the tool call `started` announced (its `succeeded`/`failed`, same call id). */
+function settles(event: AnyEvent, started: AnyEvent): boolean {
+  return (
+    (event.type === "harness.tool_call.succeeded" || event.type === "harness.tool_call.failed") &&
+    (event.payload as { callId?: unknown }).callId === (started.payload as { callId?: unknown }).callId
+  );
+}
 
 /** A batch that may wait for the next boundary: announcements only (and the results `hold` allows). */
 function isHoldable(events: readonly AnyEvent[], hold: ReadonlySet<string> | undefined): boolean {
@@ -85,6 +99,13 @@ export class RunLog {
   private busy = 0;
   /** Set when a commit failed: the folder may be ahead of the store, so nothing more is written. */
   private broken: { readonly error: unknown } | undefined;
+  /**
+   * A direct-execute step's `harness.tool_call.started`, by step path, kept out of the log until
+   * the next event of that step's session: dropped when that event is the call's own
+   * `succeeded`/`failed` (committed in the same transaction, it repeats every field of the
+   * announcement), else logged just before it (`takeParkedCall` for a step that ends without one).
+   */
+  private readonly parkedCalls = new Map<string, AnyEvent>();
 
   /**
    * The run's committed events this process keeps in memory: the whole log while it is short (or
@@ -290,10 +311,42 @@ export class RunLog {
       }
     }
     const fresh = stored.slice(held.length);
-    for (const event of fresh) this.folder.apply(event);
+    for (let index = 0; index < fresh.length; index += 1) {
+      const built = events[index]!;
+      this.folder.apply(fresh[index]!, builtPayloadTypes.has(built.type) ? built.payload : undefined);
+    }
     // Held events and this batch were committed together, in sequence order: all of them are news.
     this.watcher?.committed(stored, { replayed: false });
     return fresh;
+  }
+
+  /**
+   * A direct step's session appends `events`: what to log of them. A lone tool call announcement
+   * is parked (nothing to log yet); the next append logs the parked one before its own events,
+   * unless it opens with that call's result, which makes the announcement redundant.
+   */
+  private parkStartedCall(stepPath: string, events: readonly AnyEvent[]): readonly AnyEvent[] {
+    const parked = this.parkedCalls.get(stepPath);
+    if (parked === undefined) {
+      if (events.length !== 1 || events[0]!.type !== "harness.tool_call.started") return events;
+      this.parkedCalls.set(stepPath, events[0]!);
+      return [];
+    }
+    this.parkedCalls.delete(stepPath);
+    if (events.length > 0 && settles(events[0]!, parked)) return events;
+    return [parked, ...events];
+  }
+
+  /**
+   * The tool call announcement a direct step's session parked and never settled (its attempt
+   * failed, was cancelled or timed out with the call in flight), to be logged before the
+   * attempt's end so the call still reads as started; empty when there is none.
+   */
+  takeParkedCall(stepPath: string): readonly AnyEvent[] {
+    const parked = this.parkedCalls.get(stepPath);
+    if (parked === undefined) return [];
+    this.parkedCalls.delete(stepPath);
+    return [parked];
   }
 
   /**
@@ -310,10 +363,14 @@ export class RunLog {
       runId: this.runId,
       append: (events) => {
         if (this.harnessSealed) return Promise.reject(new Error(`The run ${this.runId} was aborted: harness events are no longer recorded.`));
-        const stamped = events.some(needsStepPathStamp)
+        let stamped: readonly AnyEvent[] = events.some(needsStepPathStamp)
           ? events.map((event) => (needsStepPathStamp(event) ? { type: event.type, payload: { ...event.payload, stepPath } } : event))
           : events;
-        return this.appendAny(stamped, hold === undefined ? undefined : { hold }) as Promise<readonly HarnessEventEnvelope[]>;
+        if (hold === undefined) return this.appendAny(stamped) as Promise<readonly HarnessEventEnvelope[]>;
+        stamped = this.parkStartedCall(stepPath, stamped);
+        // A parked announcement is not stored: there is no envelope to give back for it.
+        if (stamped.length === 0) return Promise.resolve([]);
+        return this.appendAny(stamped, { hold }) as Promise<readonly HarnessEventEnvelope[]>;
       },
       list: async (listOptions) => {
         // Served from memory while it holds the attempt's events (an attempt holds them from its

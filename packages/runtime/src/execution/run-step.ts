@@ -76,6 +76,7 @@ export async function runStep(run: RunContext, invocation: StepInvocation): Prom
       const cancelledBy = reason?.kind === "failure" ? { cancelledBy: reason.primary } : {};
       const sessionsEnded = reason === undefined ? [] : await openSessionsEnded(run, { stepPath, attempt, attemptStartedSequence, error: outcome.error });
       await run.log.appendAny([
+        ...run.log.takeParkedCall(stepPath),
         ...sessionsEnded,
         {
           type: "StepFailed",
@@ -83,6 +84,8 @@ export async function runStep(run: RunContext, invocation: StepInvocation): Prom
         },
       ]);
     } finally {
+      // Halted, the attempt records nothing more: a parked call announcement goes with the rest.
+      run.log.takeParkedCall(stepPath);
       releaseEvents?.();
       attemptRun.cancellation.dispose();
       release();
@@ -209,6 +212,9 @@ async function attemptStep(options: {
     }
     return { kind: "failed", error: failure };
   }
+  // A harness that announced a call and returned without settling it: the announcement is logged.
+  const unsettled = run.log.takeParkedCall(stepPath);
+  if (unsettled.length > 0) await run.log.appendAny(unsettled);
   const committed = await commitStepOutput({ run, step, stepPath, attempt, output: result.output, artifactRefs: result.artifactRefs.map((ref) => ref.id) });
   return { kind: "completed", committed };
 }

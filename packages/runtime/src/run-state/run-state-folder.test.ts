@@ -37,6 +37,18 @@ describe("run state", () => {
     expect(fromBuilt.step("fan[a].work")?.parallel?.itemKey).toBe("a");
   });
 
+  it("counts a tool call once, at its first event: started and settled, settled alone (a direct step's), or still in flight", () => {
+    const event = (sequence: number, type: string, payload: unknown) => ({ eventId: `evt_${sequence}`, runId: "run-calls", sequence, type, recordedAt: "2026-12-07T00:00:00.000Z", payload });
+    const call = (callId: string, caller: string) => ({ callId, caller, toolName: "lookup", args: {} });
+    const folder = new RunStateFolder({ runId: "run-calls" });
+    folder.apply(event(1, "harness.tool_call.started", call("tcall_a", "model")));
+    folder.apply(event(2, "harness.tool_call.succeeded", { ...call("tcall_a", "model"), result: 1, durationMs: 0 }));
+    folder.apply(event(3, "harness.tool_call.succeeded", { ...call("tcall_b", "code"), result: 2, durationMs: 0 }));
+    folder.apply(event(4, "harness.tool_call.failed", { ...call("tcall_c", "code"), error: { name: "Error", message: "no" }, durationMs: 0 }));
+    folder.apply(event(5, "harness.tool_call.started", call("tcall_d", "code")));
+    expect(folder.snapshot().harness).toMatchObject({ toolCalls: 4, codeToolCalls: 3 });
+  });
+
   it("folding one event at a time gives the same state as materializing the whole log, at every prefix", async () => {
     const { result } = await loopRun();
     const folder = new RunStateFolder({ runId: "run-state" });

@@ -38,6 +38,8 @@ const payloadTypes: ReadonlySet<string> = new Set([
   "RunFailed",
   "harness.model.responded",
   "harness.tool_call.started",
+  "harness.tool_call.succeeded",
+  "harness.tool_call.failed",
 ]);
 
 type Mutable<T> = { -readonly [Key in keyof T]: T[Key] };
@@ -63,6 +65,12 @@ export class RunStateFolder {
   private readonly artifactList: ArtifactRecord[] = [];
   private run: Mutable<Omit<RunState, "steps" | "parallelGroups" | "artifacts" | "harness">>;
   private readonly harness = { sessions: 0, modelCalls: 0, toolCalls: 0, codeToolCalls: 0 };
+  /**
+   * Tool calls counted at their `started` and not yet settled. A call is counted at its first
+   * event: a direct-execute step's call has no `started` in the log (the run log does not store
+   * one its `succeeded`/`failed` repeats in the same transaction), so it is counted there.
+   */
+  private readonly unsettledToolCalls = new Set<string>();
   private lastSequence = 0;
 
   constructor(options: RunStateFolderOptions) {
@@ -261,12 +269,21 @@ export class RunStateFolder {
         this.applyModelResponse(payload, event);
         break;
       case "harness.tool_call.started":
-        this.harness.toolCalls += 1;
-        if (payload.caller === "code") this.harness.codeToolCalls += 1;
+        this.unsettledToolCalls.add(String(payload.callId));
+        this.countToolCall(payload);
+        break;
+      case "harness.tool_call.succeeded":
+      case "harness.tool_call.failed":
+        if (!this.unsettledToolCalls.delete(String(payload.callId))) this.countToolCall(payload);
         break;
       default:
         break;
     }
+  }
+
+  private countToolCall(payload: Record<string, unknown>): void {
+    this.harness.toolCalls += 1;
+    if (payload.caller === "code") this.harness.codeToolCalls += 1;
   }
 
   private applyModelResponse(payload: Record<string, unknown>, event: EventRecord): void {
