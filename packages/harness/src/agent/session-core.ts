@@ -48,9 +48,12 @@ export class SessionCore {
     return this.options.ledger;
   }
 
-  async append(events: readonly { readonly type: string; readonly payload: unknown }[]): Promise<void> {
-    await this.options.recorder.append(events);
-    for (const event of events) this.options.ledger.add(event);
+  // Not an async function: a step appends through here three or four times, and an async layer
+  // costs a promise and a microtask turn each time. The ledger learns of the events once stored.
+  append(events: readonly { readonly type: string; readonly payload: unknown }[]): Promise<void> {
+    return this.options.recorder.append(events).then(() => {
+      for (const event of events) this.options.ledger.add(event);
+    });
   }
 
   /** A turn's response is committed (live or replayed): its tool calls now belong to that turn. */

@@ -32,7 +32,9 @@ export async function executeRegisteredTool(options: {
   const schema = asSchema(tool.inputSchema);
   let input: unknown = options.args;
   if (schema.validate !== undefined) {
-    const checked = await schema.validate(options.args);
+    // A Schema's validate may answer synchronously (a compiled JSON Schema does): no await then.
+    const answer = schema.validate(options.args);
+    const checked = isPromiseLike(answer) ? await answer : answer;
     if (!checked.success) throw new ToolInputValidationError({ name: toolName, problem: checked.error.message });
     input = checked.value;
   }
@@ -72,3 +74,7 @@ const lazyAbortSignal: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
 };
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}

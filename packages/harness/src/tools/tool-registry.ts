@@ -96,13 +96,21 @@ export function mergeToolRegistries(registries: readonly ToolRegistry[]): ToolRe
 function withValidatedInput(tool: Tool): Tool {
   const schema = asSchema(tool.inputSchema);
   if (schema.validate !== undefined) return tool;
-  let validator: Promise<SchemaValidator> | undefined;
-  const validate = async (value: unknown) => {
-    validator ??= Promise.resolve(schema.jsonSchema).then((json) => createSchemaValidator(json as JsonSchema));
-    const result = (await validator)(value);
+  const check = (validator: SchemaValidator, value: unknown) => {
+    const result = validator(value);
     if (result.valid) return { success: true as const, value };
     const problems = result.errors.slice(0, 5).map((issue) => `${issue.path} ${issue.message}`);
     return { success: false as const, error: new Error(problems.join("; ")) };
+  };
+  // The schema may be given lazily (a promise), so the first call compiles asynchronously; once
+  // compiled, a call answers synchronously (a Schema's validate may), sparing a tool.call step a
+  // promise and a microtask turn.
+  let compiled: SchemaValidator | undefined;
+  let compiling: Promise<SchemaValidator> | undefined;
+  const validate = (value: unknown) => {
+    if (compiled !== undefined) return check(compiled, value);
+    compiling ??= Promise.resolve(schema.jsonSchema).then((json) => (compiled = createSchemaValidator(json as JsonSchema)));
+    return compiling.then((validator) => check(validator, value));
   };
   return { ...tool, inputSchema: jsonSchema(() => schema.jsonSchema, { validate }) } as Tool;
 }
