@@ -1,13 +1,14 @@
 // Instructions per step, counted rather than timed: this VM's speed drifts by 1.5× within minutes,
-// so a change of a few percent in the runtime's per-step work cannot be seen in a timing, but it
-// can in a count. valgrind's cachegrind counts every instruction the process executes; V8 run with
-// --single-threaded compiles and collects on the main thread at deterministic points, so the same
-// build counts nearly the same run after run. The figure is the difference between a process
-// running the 500-step chain three times and one running it once, divided by 1,000 steps: a warm
-// run's instructions per step, its fixed per-run work and SQLite's share included (no fsyncs:
-// process durability). It is a count, not a time, and valgrind's ~50× slowdown changes when
-// time-driven work runs (a millisecond clock, the event loop's turns), so compare builds with it
-// (AB_BASE) rather than reading it as a cost.
+// so a change of a few percent in the runtime's per-step work cannot be seen in a timing; a count
+// narrows it. valgrind's cachegrind counts every instruction the process executes. The child runs
+// the 500-step chain three times or once, with a full collection before each run, under
+// `node --single-threaded --predictable` (V8 compiles and collects on the main thread, seeds
+// fixed); the figure is the difference over 1,000 warm steps: a warm run's instructions per step,
+// its fixed per-run work and SQLite's share included (process durability: no fsyncs).
+// It still is not exact: valgrind runs ~50× slower, so time-driven work (the runtime's event-loop
+// turn every 10 ms, a millisecond clock) lands differently from one process to the next. Repeats
+// of one build measured 0.3% apart on some runs and up to 5% on others: use several repeats, and
+// read a difference under ~5% as noise. It ranks changes; it does not price them.
 //
 //   pnpm build && pnpm --filter @little-stack-apps/bench run step-instructions
 //   AB_BASE=/tmp/base …   also count another build (a worktree built with npx tsc -b) and print the ratio
@@ -23,6 +24,7 @@ const repeats = Number(process.env.INSTRUCTIONS_REPEATS ?? 2);
 const basePath = process.env.AB_BASE;
 const child = fileURLToPath(new URL("./instructions-child.mjs", import.meta.url));
 const thisTree = fileURLToPath(new URL("../../..", import.meta.url));
+const nodeFlags = (process.env.INSTRUCTIONS_NODE_FLAGS ?? "--single-threaded --predictable --expose-gc").split(" ").filter((flag) => flag !== "");
 
 function valgrindAvailable(): boolean {
   return spawnSync("valgrind", ["--version"], { encoding: "utf8" }).status === 0;
@@ -31,7 +33,7 @@ function valgrindAvailable(): boolean {
 /** Instructions of one child process running the chain `runs` times. */
 function count(options: { readonly tree: string; readonly lwirPath: string; readonly root: string; readonly runs: number }): number {
   const dataRoot = join(options.root, `data-${options.runs}`);
-  const args = ["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", process.execPath, "--single-threaded", child, options.tree, options.lwirPath, dataRoot, String(options.runs)];
+  const args = ["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", process.execPath, ...nodeFlags, child, options.tree, options.lwirPath, dataRoot, String(options.runs)];
   const result = spawnSync("valgrind", args, { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
   rmSync(dataRoot, { recursive: true, force: true });
   const match = /I\s+refs:\s+([\d,]+)/.exec(result.stderr);
