@@ -22,7 +22,9 @@ function prng(seed: number): () => number {
   };
 }
 
-const alphabet = ["a", "B", "é", "😀", "\n", '"', "\\", "1", "10", "\u0000", "\uffff", "u", "d800", " "];
+// Also the last control character (escaped) and characters JSON.stringify leaves as they are (DEL,
+// the line separator), which the hand-quoted path must treat the same way.
+const alphabet = ["a", "B", "é", "😀", "\n", '"', "\\", "1", "10", "\u0000", "\uffff", "u", "d800", " ", "\u007f", "\u2028", "\u001f"];
 
 function randomString(random: () => number): string {
   let text = "";

@@ -1,4 +1,4 @@
-import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { asSchema, generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { plannerManifest } from "../__fixtures__/manifests.js";
@@ -129,6 +129,10 @@ describe("jsonSchema() tools: their input schema is enforced like a Zod tool's",
     await expect(executeRegisteredTool({ registry: registry.pick(["half"]), toolName: "half", args: { n: "x" } })).rejects.toBeInstanceOf(ToolInputValidationError);
     const [descriptor] = (await registry.describe()).tools;
     expect(descriptor!.inputSchema).toEqual(numberSchema);
+    // Once its validator is compiled, the check answers without a promise (a tool.call step awaits nothing for it).
+    const answer = asSchema(registry.get("half").inputSchema).validate!({ n: "y" });
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect(answer).toMatchObject({ success: false });
   });
 
   it("refuses a bad input from a model: the tool never runs and the model is told", async () => {

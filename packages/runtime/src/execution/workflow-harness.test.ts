@@ -1,4 +1,4 @@
-import { createToolRegistry } from "@little-stack/harness";
+import { createToolRegistry, openHarnessSession, type Harness, type HarnessContext } from "@little-stack/harness";
 import { memoryWorld, type World } from "@little-stack/local-world";
 import type { LwirStep } from "@little-stack/lwir";
 import { tool } from "ai";
@@ -9,6 +9,7 @@ import { recordingWorld } from "../__fixtures__/recording-world.js";
 import { codeFiles, lwirDocument, versionOf } from "../__fixtures__/workflows.js";
 import { replayRun } from "../run-state/replay-run.js";
 import { executeWorkflowVersion } from "./execute-workflow-version.js";
+import type { RuntimeHarnessContext } from "./harness-dispatch.js";
 
 /** tool.call → code.run (calling the tool from code) → decision → ai.generate, with the default harness. */
 async function runEveryStepKind(world: World) {
@@ -135,5 +136,37 @@ describe("a tool.call step's AbortSignal through the default harness", () => {
     const types = (await world.listEvents("run-tool-signal")).map((event) => event.type);
     const tail = types.slice(types.indexOf("harness.session.started"));
     expect(tail).toEqual(["harness.session.started", "harness.tool_call.started", "harness.session.failed", "StepFailed", "RunFailed"]);
+  });
+});
+
+describe("a direct step's call announcement, when nothing settles it", () => {
+  /** A worker harness that records a tool call's start by hand, never its result, and completes the step. */
+  const announcingHarness = (options: { readonly endSession: boolean }): Harness & { id: string } => ({
+    id: "announces-only",
+    async run(_task, baseCtx: HarnessContext) {
+      const ctx = baseCtx as RuntimeHarnessContext;
+      const session = await openHarnessSession({ recorder: ctx.recorder!, scope: ctx.scope, sessionKey: ctx.sessionKey, task: { kind: "execute_step" }, manifest: ctx.manifest, stepPath: ctx.stepPath });
+      await ctx.recorder!.append([{ type: "harness.tool_call.started", payload: { callId: "tcall_00000000000000aa", caller: "code", toolName: "lookup", args: { sku: "x" }, callIndex: 0, stepPath: ctx.stepPath } }]);
+      if (options.endSession) await session.complete({ output: { done: true } });
+      return { kind: "execute_step", output: { done: true }, artifactRefs: [] };
+    },
+  });
+
+  async function loggedTail(runId: string, endSession: boolean) {
+    const steps = [{ id: "fetch", uses: "tool.call", with: { tool: "lookup", args: { sku: "x" } }, output: { mode: "json" } }] as LwirStep[];
+    const world = memoryWorld();
+    const result = await executeWorkflowVersion({ world, workflowVersion: versionOf(lwirDocument({ steps, tools: ["lookup"] })), input: {}, tools: createToolRegistry({}), workerHarness: announcingHarness({ endSession }), runId });
+    expect(result.status).toBe("completed");
+    const types = (await world.listEvents(runId)).map((event) => event.type);
+    expect((await replayRun(world, runId)).harness).toMatchObject({ toolCalls: 1, codeToolCalls: 1 });
+    return types.slice(types.indexOf("harness.session.started"));
+  }
+
+  it("is logged before the session's next event when that event is not the call's result", async () => {
+    expect(await loggedTail("run-unsettled-ended", true)).toEqual(["harness.session.started", "harness.tool_call.started", "harness.session.completed", "StepCompleted", "RunCompleted"]);
+  });
+
+  it("is logged before StepCompleted when the harness returns without appending anything after it", async () => {
+    expect(await loggedTail("run-unsettled-returned", false)).toEqual(["harness.session.started", "harness.tool_call.started", "StepCompleted", "RunCompleted"]);
   });
 });
