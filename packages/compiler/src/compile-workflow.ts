@@ -68,7 +68,11 @@ export type CompileWorkflowOptions = {
 export type CompiledWorkflow = {
   readonly runId: string;
   readonly workflowVersionId: string;
-  readonly version: WorkflowVersion<LwirDocument> & { readonly workflowDefinitionHash: string };
+  /**
+   * With the `WorkflowVersionRegistered` payload this compile wrote (`registration`, absent when the
+   * version came from the log): `executeWorkflowVersion` folds that event from it.
+   */
+  readonly version: WorkflowVersion<LwirDocument> & { readonly workflowDefinitionHash: string; readonly registration?: WorkflowVersionRegisteredPayload };
   readonly lock: CompilerLock;
   readonly workflowDefinitionHash: string;
   readonly snapshot: CompilerWorkflowDefinitionSnapshot;
@@ -224,7 +228,9 @@ export async function compileWorkflow(definition: WorkflowDefinition, input: unk
     const compilerLock = buildCompilerLock({ version, snapshot, workflowDefinitionHash: definitionHash, toolDescriptors });
     const registered: WorkflowVersionRegisteredPayload = { workflowVersionId: version.id, hash: version.hash, lwir: version.lwir, workflowDefinitionHash: definitionHash, lock: compilerLock };
     await appends.appendEvents(runId, [{ type: "WorkflowVersionRegistered", payload: registered }]);
-    return { runId, workflowVersionId: version.id, version: { ...version, workflowDefinitionHash: definitionHash }, lock: compilerLock, workflowDefinitionHash: definitionHash, snapshot, plannerManifest: manifest, request, fromLog: false };
+    // The payload goes with the version: the runtime folds the stored event from it (proven equal
+    // by the event's id) instead of parsing the plan back out of the log.
+    return { runId, workflowVersionId: version.id, version: { ...version, workflowDefinitionHash: definitionHash, registration: registered }, lock: compilerLock, workflowDefinitionHash: definitionHash, snapshot, plannerManifest: manifest, request, fromLog: false };
   } finally {
     await lock?.release();
   }

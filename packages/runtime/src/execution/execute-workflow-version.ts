@@ -27,6 +27,7 @@ import { runScope } from "./run-scope.js";
 import { Semaphore } from "./semaphore.js";
 import { StepFailure } from "./step-failure.js";
 import { verifyWorkflowVersion, type WorkflowVersionLike } from "./workflow-version.js";
+import { knownRegistration } from "./known-registration.js";
 import { inlineOutputLimit } from "../events/runtime-event-types.js";
 
 /** A model for a slot: an AI SDK language model, or one already resolved with its slot id. */
@@ -163,7 +164,7 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   log = new RunLog(world, runId, folder, watcher);
   if (cancellation.cancelled) log.sealHarness();
   try {
-    await log.open();
+    await log.open((event) => knownRegistration(event, { ...version, lwir, registration: workflowVersion.registration }));
     const resumed = folder.eventCount > 0;
     if (resumed) {
       const stored = folder.snapshot();

@@ -123,10 +123,14 @@ export class RunLog {
     this.committed = new CommittedEventWindow(typeof world.deferListEvents !== "function");
   }
 
-  /** Reads the run's stored events into the folder (once, before the first append). */
-  async open(): Promise<void> {
+  /**
+   * Reads the run's stored events into the folder (once, before the first append). `builtPayloadOf`
+   * may name, for a stored event, the object its text was made from, proven equal: folded instead
+   * of a parse of the text.
+   */
+  async open(builtPayloadOf?: (event: EventRecord) => object | undefined): Promise<void> {
     const events = (await this.world.listEvents(this.runId)) as readonly EventRecord[];
-    for (const event of events) this.folder.apply(event);
+    for (const event of events) this.folder.apply(event, builtPayloadOf?.(event));
     this.committed.push(events);
     // What a resumed (or finished) run has recorded reaches the watcher first, flagged.
     this.watcher?.committed(events, { replayed: true });

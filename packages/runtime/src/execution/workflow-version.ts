@@ -12,6 +12,13 @@ export type WorkflowVersionLike = {
   readonly lwir: LwirDocument;
   /** The WorkflowDefinitionHash this version was compiled from (default: the version hash). */
   readonly workflowDefinitionHash?: string;
+  /**
+   * The payload of the `WorkflowVersionRegistered` event a compiler wrote for this version in the
+   * run's log (`compileWorkflow` sets it). The run folds that stored event from this object, not
+   * from a parse of its text, once the event's id proves the text is this payload's canonical JSON
+   * and the payload names this version's id, hash and LWIR object; otherwise it is ignored.
+   */
+  readonly registration?: unknown;
 };
 
 /** Recomputes the id from the LWIR: a version whose LWIR was changed after locking is refused. */
