@@ -6,10 +6,12 @@
 // The peers are installed with npm into a temp dir of their own (pinned versions below, never the
 // workspace lockfile) and reused by the next run; a peer that cannot be installed or loaded is
 // skipped with a message saying why. Each peer round is a child process that runs the workload
-// once to warm up and then once measured (the process's first run is JIT-cold; ours are warm too).
+// `warmUpRuns` times to warm up and then once measured; ours get as many warm-up runs before the
+// rounds, in this process (V8 optimizes code run once per step only after thousands of steps:
+// see the README, "Warmed up before it is measured").
 //
 //   pnpm build && pnpm --filter @little-stack-apps/bench run step-cost-peers
-//   STEP_COST_STEPS=200 STEP_COST_BRANCHES=100 STEP_COST_ROUNDS=5 STEP_COST_PEERS_DIR=… to change
+//   STEP_COST_STEPS=200 STEP_COST_BRANCHES=100 STEP_COST_ROUNDS=5 STEP_COST_WARMUP_RUNS=10 STEP_COST_PEERS_DIR=… to change
 import { execFile, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +22,8 @@ import { benchRoot, chainLwir, fanOutLwir, fixedPlanWorkflow, fmt, loadAverage, 
 const steps = Number(process.env.STEP_COST_STEPS ?? 200);
 const branches = Number(process.env.STEP_COST_BRANCHES ?? 100);
 const rounds = Number(process.env.STEP_COST_ROUNDS ?? 5);
+/** Warm-up runs of every engine's chain and fan-out before a measured one (ours once, a peer's in each round's child). */
+const warmUpRuns = Number(process.env.STEP_COST_WARMUP_RUNS ?? 10);
 
 /**
  * Pinned versions that install and run on Node 20 (Mastra 1.x needs Node ≥ 22.13, so its last
@@ -69,7 +73,7 @@ type PeerFigures = { chainMs: number; fanMs: number };
 function runPeer(peer: Peer, dir: string, dataDir: string): Promise<PeerFigures> {
   mkdirSync(dataDir, { recursive: true });
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(dir, peers[peer].workload), dataDir, String(steps), String(branches)], { cwd: dir, encoding: "utf8" }, (error, stdout, stderr) => {
+    execFile(process.execPath, [join(dir, peers[peer].workload), dataDir, String(steps), String(branches)], { cwd: dir, encoding: "utf8", env: { ...process.env, PEER_WARMUP_RUNS: String(warmUpRuns) } }, (error, stdout, stderr) => {
       rmSync(dataDir, { recursive: true, force: true });
       if (error !== null) reject(new Error(`${peer} workload failed: ${stderr.trim().split("\n").slice(-3).join(" | ")}`));
       else resolve(JSON.parse(stdout.trim().split("\n").at(-1)!) as PeerFigures);
@@ -77,7 +81,7 @@ function runPeer(peer: Peer, dir: string, dataDir: string): Promise<PeerFigures>
   });
 }
 
-console.log(`step-cost-peers benchmark: ${steps} sequential trivial steps and a ${branches}-wide fan-out, fresh database per run, ${rounds} interleaved rounds; Node ${process.version}; load average ${loadAverage()}`);
+console.log(`step-cost-peers benchmark: ${steps} sequential trivial steps and a ${branches}-wide fan-out, fresh database per run, ${warmUpRuns} warm-up runs of each engine, ${rounds} interleaved rounds; Node ${process.version}; load average ${loadAverage()}`);
 const root = benchRoot("step-cost-peers-");
 const installed: Partial<Record<Peer, string>> = {};
 for (const peer of Object.keys(peers) as Peer[]) {
@@ -102,9 +106,11 @@ const oursOnce = async (durability: Durability) => ({
   chainMs: (await runWorkflowOnce({ root, workflow: chain, durability })).ms,
   fanMs: (await runWorkflowOnce({ root, workflow: fan, input: { items }, durability, maxConcurrentSteps: branches })).ms,
 });
-await oursOnce("strict"); // warm-up
-await oursOnce("process");
-rawCommits({ root, rows: steps, durability: "strict" });
+for (let run = 0; run < warmUpRuns; run += 1) {
+  await oursOnce("strict");
+  await oursOnce("process");
+  rawCommits({ root, rows: steps, durability: "strict" });
+}
 
 type Row = { chain: number[]; fan: number[]; raw: number[] };
 const rows: Record<string, Row> = {};

@@ -14,7 +14,7 @@
 // The memory of a 10,000-step run (issue 18 item 5): long-run-memory.bench.ts.
 //
 //   pnpm build && pnpm --filter @little-stack-apps/bench run step-cost      (against the built dist/)
-//   STEP_COST_STEPS=200 STEP_COST_ROUNDS=5 … to change the sizes
+//   STEP_COST_STEPS=200 STEP_COST_ROUNDS=5 STEP_COST_WARMUP_RUNS=10 … to change the sizes
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -39,6 +39,8 @@ import {
 
 const steps = Number(process.env.STEP_COST_STEPS ?? 200);
 const rounds = Number(process.env.STEP_COST_ROUNDS ?? 5);
+/** Runs of each durability before the measured rounds (see the warm-up in main). */
+const warmUpRuns = Number(process.env.STEP_COST_WARMUP_RUNS ?? 10);
 /** The short run of item 3: a workflow of a few steps, where the compile and the run's start weigh most. */
 const shortSteps = 3;
 const self = fileURLToPath(import.meta.url);
@@ -70,6 +72,19 @@ async function child(kind: string): Promise<void> {
     process.stdout.write(JSON.stringify({ loggedMs: run.loggedMs }));
   }
   rmSync(root, { recursive: true, force: true });
+}
+
+/** A process-mode run with its world's calls timed: the run's time, the world's part, the rest per step in µs. */
+async function timedProcessRun(root: string, workflow: ReturnType<typeof fixedPlanWorkflow>, runId: string): Promise<{ ms: number; worldMs: number; jsPerStep: number }> {
+  const dataDir = join(root, runId);
+  const timed = timedWorld(localWorld({ dataDir, durability: "process" }));
+  const start = performance.now();
+  await runWorkflow(workflow, {}, { world: timed.world, tools: noopTools, runId });
+  const ms = performance.now() - start;
+  const worldMs = timed.elapsed();
+  await timed.world.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  return { ms, worldMs, jsPerStep: ((ms - worldMs) / steps) * 1000 };
 }
 
 /** fsync/fdatasync calls between two markers of a strace log. */
@@ -106,18 +121,21 @@ async function main(): Promise<void> {
   const workflow = fixedPlanWorkflow(chainLwir(steps));
 
   // Warm-up of both sides (JIT, statement caches, the first-write checks): printed, not counted.
-  // Three runs of each durability: with one, the per-round runtime figures still fell round after
-  // round (207, 187, 183, 166, 162 µs of JavaScript per step) as V8 optimized more of the step path.
+  // V8 optimizes a function once it has run a few thousand times, and much of the step path runs
+  // once per step: after three runs of each durability (1,200 steps) the per-round figures still
+  // fell through the first five rounds (122, 104, 101, 107, 104, then 86–96 µs of JavaScript per
+  // step in rounds 6–16 of one run). So the warm-up runs `warmUpRuns` of each (2,000 steps at the
+  // default size) and prints the process-mode figure of each, where the settling shows.
   const warmRaw = rawCommits({ root, rows: steps, durability: "strict" });
   const warm = await runWorkflowOnce({ root, workflow, durability: "strict" });
-  const warmProcess = [(await runWorkflowOnce({ root, workflow, durability: "process" })).ms];
-  for (let run = 0; run < 2; run += 1) {
+  const warmJs = [(await timedProcessRun(root, workflow, "warm-0")).jsPerStep];
+  for (let run = 1; run < warmUpRuns; run += 1) {
     rawCommits({ root, rows: steps, durability: "strict" });
     await runWorkflowOnce({ root, workflow, durability: "strict" });
-    warmProcess.push((await runWorkflowOnce({ root, workflow, durability: "process" })).ms);
+    warmJs.push((await timedProcessRun(root, workflow, `warm-${run}`)).jsPerStep);
   }
   console.log(
-    `0. warm-up: a cold ${steps}-step run ${fmt(warm.ms, 0)} ms vs raw ${fmt(warmRaw, 0)} ms; ${fmt(warm.events / steps, 2)} events/step (${warm.events} in the run); process-mode warm-up runs ${warmProcess.map((ms) => fmt(ms, 0)).join(", ")} ms`,
+    `0. warm-up: a cold ${steps}-step run ${fmt(warm.ms, 0)} ms vs raw ${fmt(warmRaw, 0)} ms; ${fmt(warm.events / steps, 2)} events/step (${warm.events} in the run); the runtime's own JavaScript in the ${warmUpRuns} process-mode warm-up runs ${warmJs.map((us) => fmt(us, 0)).join(", ")} µs/step`,
   );
 
   // 1. Per step, strict and process, interleaved with the raw commits of the same durability.
@@ -127,14 +145,9 @@ async function main(): Promise<void> {
     rows.strict!.push((await runWorkflowOnce({ root, workflow, durability: "strict" })).ms);
     rows.rawProcess!.push(rawCommits({ root, rows: steps, durability: "process" }));
     rows.rawPresized!.push(rawCommits({ root, rows: steps, durability: "strict", presizedWal: true }));
-    const dataDir = join(root, `timed-${round}`);
-    const timed = timedWorld(localWorld({ dataDir, durability: "process" }));
-    const start = performance.now();
-    await runWorkflow(workflow, {}, { world: timed.world, tools: noopTools, runId: `timed-${round}` });
-    rows.process!.push(performance.now() - start);
-    rows.processWorldMs!.push(timed.elapsed());
-    await timed.world.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    const timed = await timedProcessRun(root, workflow, `timed-${round}`);
+    rows.process!.push(timed.ms);
+    rows.processWorldMs!.push(timed.worldMs);
     // The same FULL commits, each after as much CPU as this round's process-mode step took.
     rows.rawStrictBusy!.push(rawCommits({ root, rows: steps, durability: "strict", busyMs: rows.process!.at(-1)! / steps }));
   }

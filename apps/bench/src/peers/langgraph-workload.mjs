@@ -44,8 +44,11 @@ async function timed(graphOf, input) {
 }
 
 const items = Array.from({ length: branches }, (_, i) => ({ i }));
-await timed(chain, { i: 0 }); // warm-up
-await timed(fan, { items });
+// Warm-up runs (PEER_WARMUP_RUNS, default 1): step-cost-peers warms every engine the same number of runs.
+for (let run = 0; run < Number(process.env.PEER_WARMUP_RUNS ?? 1); run += 1) {
+  await timed(chain, { i: 0 });
+  await timed(fan, { items });
+}
 const chainMs = await timed(chain, { i: 0 });
 const fanMs = await timed(fan, { items });
 process.stdout.write(`${JSON.stringify({ chainMs, fanMs, steps, branches, durability })}\n`);

@@ -1,5 +1,5 @@
 // Mastra + LibSQLStore: the step-cost workload (issue 18), run by step-cost-peers.bench.ts inside
-// the temp dir it installed Mastra into. One process: a warm-up run, then the measured runs, each
+// the temp dir it installed Mastra into. One process: warm-up runs (PEER_WARMUP_RUNS), then the measured runs, each
 // on a fresh database file. Prints one JSON line { chainMs, fanMs, steps, branches }.
 import { join } from "node:path";
 import { Mastra } from "@mastra/core";
@@ -44,8 +44,11 @@ async function timed(workflowOf, inputData) {
 }
 
 const items = Array.from({ length: branches }, (_, i) => ({ i }));
-await timed(chain, { i: 0 }); // warm-up
-await timed(fan, items);
+// Warm-up runs (PEER_WARMUP_RUNS, default 1): step-cost-peers warms every engine the same number of runs.
+for (let run = 0; run < Number(process.env.PEER_WARMUP_RUNS ?? 1); run += 1) {
+  await timed(chain, { i: 0 });
+  await timed(fan, items);
+}
 const chainMs = await timed(chain, { i: 0 });
 const fanMs = await timed(fan, items);
 process.stdout.write(`${JSON.stringify({ chainMs, fanMs, steps, branches })}\n`);
