@@ -71,8 +71,26 @@ describe("ProgressPrinter", () => {
 
   it("live: says (resumed) for a step whose attempt started in an earlier process, and marks fixed outputs", () => {
     const { lines, printer: progress } = printer("live");
+    progress.resuming({ runId: "run_x", eventCount: 9, completedSteps: [] });
     progress.events([event("harness.session.started", { role: "fixer", manifest: { stepPath: "total" } }), event("StepCompleted", { stepPath: "total", metadata: {}, fixedSource: "export …" })]);
-    expect(lines()).toEqual(["  ⚒ total fixer session started", "  ✓ total  (resumed)  (fixed by the fixer)"]);
+    expect(lines()).toEqual(["resuming run_x: 9 events recorded; completed steps reused: none", "  ⚒ total fixer session started", "  ✓ total  (resumed)  (fixed by the fixer)"]);
+  });
+
+  it("reads a session's start (its whole manifest) only once a code.run step, which may have a fixer, was scheduled", () => {
+    for (const mode of ["live", "steps"] as const) {
+      const { lines, printer: progress } = printer(mode);
+      let manifestReads = 0;
+      const sessionStarted = (stepPath: string, role: string): EventEnvelope => {
+        const started = event("harness.session.started");
+        Object.defineProperty(started, "payload", { enumerable: true, get: () => ((manifestReads += 1), { role, manifest: { stepPath } }) });
+        return started;
+      };
+      progress.events([event("StepScheduled", { stepPath: "fetch", uses: "tool.call" }), sessionStarted("fetch", "worker.tool-call")]);
+      expect(manifestReads, mode).toBe(0);
+      progress.events([event("StepScheduled", { stepPath: "total", uses: "code.run" }), sessionStarted("total", "worker.code-run"), sessionStarted("total", "fixer")]);
+      expect(manifestReads, mode).toBe(2);
+      expect(lines().filter((line) => line.includes("⚒")), mode).toEqual(["  ⚒ total fixer session started"]);
+    }
   });
 
   it("live: steps faster than a person reads are coalesced into one line per quarter second", () => {

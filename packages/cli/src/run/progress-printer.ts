@@ -48,6 +48,13 @@ export class ProgressPrinter {
   /** Live "started" lines still in the buffer, by step path, with the clock when they were emitted. */
   readonly #startLines = new Map<string, { readonly line: string; readonly at: number }>();
   readonly #recentStepLines: number[] = [];
+  /**
+   * Whether a fixer session may start: only a `code.run` step has a fixer, so until one is
+   * scheduled (or the run resumed, when steps scheduled before the crash are not seen) a
+   * `harness.session.started` is not parsed to read its role — its payload carries the session's
+   * whole manifest, the largest a step logs.
+   */
+  #fixersPossible = false;
   #buffer: string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #group: { count: number; first: string; last: string; totalMs: number; since: number } | undefined;
@@ -68,6 +75,7 @@ export class ProgressPrinter {
 
   /** Says what a resumed run already has, before any new event. */
   resuming(options: { runId: string; eventCount: number; completedSteps: readonly string[] }): void {
+    this.#fixersPossible = true;
     if (this.#mode === "none" || this.#mode === "events") return;
     const steps = options.completedSteps.length === 0 ? "none" : options.completedSteps.join(", ");
     this.#emit(`resuming ${options.runId}: ${options.eventCount} events recorded; completed steps reused: ${steps}`);
@@ -162,6 +170,14 @@ export class ProgressPrinter {
     switch (event.type) {
       case "RunStarted":
         return `run ${event.runId} started`;
+      case "StepScheduled": {
+        if (!this.#fixersPossible) {
+          const uses = payloadOf()["uses"];
+          // An announcement without `uses` (a log written otherwise) may be a code.run step's.
+          this.#fixersPossible = uses === "code.run" || typeof uses !== "string";
+        }
+        return undefined;
+      }
       case "StepAttemptStarted": {
         const payload = payloadOf();
         const stepPath = eventStepPath(payload) ?? "";
@@ -209,6 +225,7 @@ export class ProgressPrinter {
         return `  ✗ ${stepPath}  ${elapsed}  ${String(error["name"] ?? "Error")}: ${oneLine(String(error["message"] ?? ""))}`;
       }
       case "harness.session.started": {
+        if (!this.#fixersPossible) return undefined;
         const payload = payloadOf();
         return payload["role"] === "fixer" ? `  ⚒ ${eventStepPath(payload) ?? ""} fixer session started` : undefined;
       }
