@@ -1,3 +1,4 @@
+import { createPrivateSlot } from "@little-stack/canonical";
 import type { EventEnvelope } from "@little-stack/local-world";
 import type { ModelDelta } from "@little-stack/harness";
 import { type CommittedRunEvent, modelDeltaEvent, type RunEvent, type RunEventListener } from "./run-event.js";
@@ -14,24 +15,39 @@ import { type CommittedRunEvent, modelDeltaEvent, type RunEvent, type RunEventLi
  * listener reads them, not copied here: envelopes compute both on first read (payloads are parsed
  * from the stored JSON, ids hashed), and a listener that looks only at types and step boundaries
  * (`little run`'s progress) would otherwise pay both for every event. Same keys, same order as
- * the envelope's, all enumerable, so spreading or JSON.stringify see the whole event.
+ * the envelope's, all enumerable, so spreading or JSON.stringify see the whole event. The two
+ * accessors are shared descriptors reading the envelope from a private slot: an object literal
+ * with getters is a dictionary-mode object with two closures of its own (1.1 µs per event).
  */
 function committedEvent(envelope: EventEnvelope, replayed: boolean): CommittedRunEvent {
-  return {
-    get eventId(): string {
-      return envelope.eventId;
-    },
-    runId: envelope.runId,
-    sequence: envelope.sequence,
-    type: envelope.type,
-    recordedAt: envelope.recordedAt,
-    get payload(): EventEnvelope["payload"] {
-      return envelope.payload;
-    },
-    ephemeral: false,
-    replayed,
-  };
+  // Built key by key, in the envelope's order: every event then shares one hidden class with fast
+  // properties (0.33 µs; turning a literal's data property into an accessor made a dictionary).
+  const event: Record<string, unknown> = {};
+  deliveredEnvelope.attach(event, envelope);
+  Object.defineProperty(event, "eventId", eventIdFromEnvelope);
+  event.runId = envelope.runId;
+  event.sequence = envelope.sequence;
+  event.type = envelope.type;
+  event.recordedAt = envelope.recordedAt;
+  Object.defineProperty(event, "payload", payloadFromEnvelope);
+  event.ephemeral = false;
+  event.replayed = replayed;
+  return event as unknown as CommittedRunEvent;
 }
+
+const deliveredEnvelope = createPrivateSlot<EventEnvelope>();
+const eventIdFromEnvelope: PropertyDescriptor = {
+  get(this: object): string {
+    return deliveredEnvelope.read(this).eventId;
+  },
+  enumerable: true,
+};
+const payloadFromEnvelope: PropertyDescriptor = {
+  get(this: object): unknown {
+    return deliveredEnvelope.read(this).payload;
+  },
+  enumerable: true,
+};
 
 export class RunEventDispatcher {
   readonly #listener: RunEventListener;
