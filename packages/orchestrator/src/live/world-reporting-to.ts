@@ -9,7 +9,7 @@ import type { RunEventDispatcher } from "@little-stack/runtime";
  * them first, read back and flagged as replayed, so nothing recorded is skipped.
  */
 export function worldReportingTo(world: World, watcher: RunEventDispatcher): World {
-  return new Proxy(world, {
+  const reporting = new Proxy(world, {
     get(target, property, receiver) {
       if (property === "appendEvents") {
         return async (runId: string, events: Parameters<World["appendEvents"]>[1], options?: Parameters<World["appendEvents"]>[2]) => {
@@ -27,4 +27,17 @@ export function worldReportingTo(world: World, watcher: RunEventDispatcher): Wor
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+  reportedWorlds.set(reporting, world);
+  return reporting;
+}
+
+const reportedWorlds = new WeakMap<World, World>();
+
+/**
+ * The world under a reporting one (or the world itself): for the runtime, which reports its own
+ * commits to the same watcher (and a resumed run's stored events when it opens the log), so its
+ * appends need not go through the proxy, an extra await each, to be offered to the watcher twice.
+ */
+export function unreportedWorld(world: World): World {
+  return reportedWorlds.get(world) ?? world;
 }

@@ -5,6 +5,7 @@ import type { World } from "@little-stack/local-world";
 import type { ModelRegistry } from "@little-stack/models";
 import { completedRunResult, executeWorkflowVersion, materializeRunState, RunFailedError, type FailedRunResult, type RunEventDispatcher, type RunFailedCauseCode, type RunResult } from "@little-stack/runtime";
 import { compileForRun } from "./compile-for-run.js";
+import { unreportedWorld } from "../live/world-reporting-to.js";
 import { Deadline } from "./deadline.js";
 
 export type RunCycleOptions = {
@@ -142,7 +143,8 @@ async function compileAndExecute(options: RunCycleOptions): Promise<RunResult> {
   }
   try {
     return await executeWorkflowVersion({
-      world,
+      // The runtime reports its own commits to the watcher (onEvent below).
+      world: unreportedWorld(world),
       workflowVersion: compiled.workflowVersion,
       input: options.input,
       runId,
