@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, maxCanonicalJsonDepth } from "./canonical-json.js";
+import { canonicalSnapshot } from "./canonical-snapshot.js";
 import { CanonicalJsonError } from "./canonical-json-error.js";
 import { LittleWorkflowError } from "./little-workflow-error.js";
 
@@ -134,6 +135,9 @@ describe("canonicalJson: rejects everything that is not plain JSON, naming the p
     ["lone high surrogate", { s: "a\uD800b" }, "$.s", /lone surrogate/],
     ["lone low surrogate", ["\uDC00"], "$[0]", /lone surrogate/],
     ["lone surrogate in a key", { "\uD83D": 1 }, String.raw`$["\ud83d"]`, /lone surrogate/],
+    // Longer than the hand-quoted limit, so written by JSON.stringify, whose escape is looked for in that piece.
+    ["lone surrogate in a long string", { long: `${"x".repeat(300)}\uDBFF` }, "$.long", /lone surrogate/],
+    ["lone surrogate beside a spliced snapshot", { plan: canonicalSnapshot({ steps: ["a", "b"] }).value, note: "\uDFFF" }, "$.note", /lone surrogate/],
     ["nesting deeper than the limit", deeplyNested(maxCanonicalJsonDepth + 5), "$" + ".a".repeat(maxCanonicalJsonDepth), /nesting deeper than 1000/],
   ])("%s", (_label, value, path, problem) => {
     let thrown: unknown;
@@ -164,5 +168,16 @@ describe("canonicalJson: rejects everything that is not plain JSON, naming the p
   it("accepts the same object twice when it is not a cycle", () => {
     const shared = { x: 1 };
     expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
+  });
+});
+
+describe("canonicalJson and surrogates written by JSON.stringify", () => {
+  it("refuses a key with a lone surrogate every time (the refused key is not cached)", () => {
+    for (let time = 0; time < 2; time += 1) expect(() => canonicalJson({ "k\uD800": 1 })).toThrow(CanonicalJsonError);
+  });
+
+  it("keeps a well-formed pair in a long string and in a key, as JSON.stringify writes it", () => {
+    const long = `${"y".repeat(300)}\u{1F600}`;
+    expect(canonicalJson({ long, "\u{1F600}": 1 })).toBe(`{"long":${JSON.stringify(long)},"\u{1F600}":1}`);
   });
 });

@@ -14,10 +14,7 @@ export function canonicalJson(value: unknown): string {
   // path stack, no cycle set. At the first value that needs judgement it gives up, and the careful
   // walk below re-runs to produce the exact error with its JSONPath.
   try {
-    const text = writePlain(value, 0);
-    // JSON.stringify escapes a lone surrogate as \udXXX instead of failing; the careful walk
-    // rejects it (a rare false positive, an escaped backslash before "ud8…", only costs time).
-    if (!lonelySurrogateEscape.test(text)) return text;
+    return writePlain(value, 0);
   } catch (error) {
     if (error !== notPlain) throw error;
   }
@@ -30,6 +27,12 @@ export function canonicalJson(value: unknown): string {
  */
 export const maxCanonicalJsonDepth = 1000;
 
+// JSON.stringify escapes a lone surrogate as \udXXX instead of failing, and the careful walk
+// rejects it. Only the pieces JSON.stringify wrote can hold one (a hand-quoted string has no
+// surrogate at all, a spliced snapshot's text passed this check when it was made), so each such
+// piece is tested, not the whole text: a document that splices a large snapshot (a plan in its
+// registration) is not scanned again. A match sends the value to the careful walk (a rare false
+// positive, an escaped backslash before "ud8…", only costs time).
 const lonelySurrogateEscape = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
 /** Thrown by the fast path (and caught above) at the first value that needs the careful walk. */
@@ -43,7 +46,9 @@ const quotedKeyLimit = 10_000;
 function quotedKey(key: string): string {
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) {
-    quoted = `${JSON.stringify(key)}:`;
+    const written = JSON.stringify(key);
+    if (lonelySurrogateEscape.test(written)) throw notPlain;
+    quoted = `${written}:`;
     if (quotedKeys.size < quotedKeyLimit) quotedKeys.set(key, quoted);
   }
   return quoted;
@@ -57,7 +62,10 @@ const needsNoEscaping = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 const handQuotedLimit = 256;
 
 function quotedString(text: string): string {
-  return text.length <= handQuotedLimit && needsNoEscaping.test(text) ? `"${text}"` : JSON.stringify(text);
+  if (text.length <= handQuotedLimit && needsNoEscaping.test(text)) return `"${text}"`;
+  const written = JSON.stringify(text);
+  if (lonelySurrogateEscape.test(written)) throw notPlain;
+  return written;
 }
 
 // Depth doubles as the cycle guard: a cycle nests forever, so it trips the limit and the careful
