@@ -98,6 +98,34 @@ describe("executeRegisteredTool", () => {
   });
 });
 
+describe("the arguments a code tool call records", () => {
+  it("are a copy made when the call starts: the tool gets its own input, and what it changes there is not recorded", async () => {
+    const received: unknown[] = [];
+    const mutating = tool({
+      description: "Changes its input.",
+      inputSchema: jsonSchema<{ list: number[]; when?: unknown; gone?: unknown }>({ type: "object" }),
+      execute: async (input) => {
+        received.push(input);
+        input.list.push(99);
+        return { length: input.list.length };
+      },
+    });
+    const registry = createToolRegistry({ mutating });
+    const sink = createMemoryHarnessEventSink("run_0000000000000004");
+    const recorder = createHarnessEventRecorder({ sink });
+    const session = await openHarnessSession({ recorder, scope: { runId: "run_0000000000000004", logDir: "/tmp/unused", role: "planner" }, sessionKey: "plan:args", task: { kind: "plan" }, manifest: plannerManifest });
+    const args = { list: [1, 2] };
+    expect(await executeRegisteredTool({ registry, toolName: "mutating", args, session })).toEqual({ length: 3 });
+    expect(received[0]).toBe(args);
+    expect(args.list).toEqual([1, 2, 99]);
+    // Not plain JSON (a Date, an undefined field): recorded as JSON.stringify sees it, as before.
+    const when = new Date(Date.UTC(2026, 11, 7));
+    await executeRegisteredTool({ registry, toolName: "mutating", args: { list: [], when, gone: undefined }, session });
+    const recorded = sink.events.filter((event) => event.type === "harness.tool_call.succeeded").map((event) => (event.payload as { args: unknown }).args);
+    expect(recorded).toEqual([{ list: [1, 2] }, { list: [], when: "2026-12-07T00:00:00.000Z" }]);
+  });
+});
+
 describe("jsonSchema() tools: their input schema is enforced like a Zod tool's", () => {
   const numberSchema = { type: "object", properties: { n: { type: "number" } }, required: ["n"], additionalProperties: false } as const;
   const counting = () => {
