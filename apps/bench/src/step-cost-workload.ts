@@ -41,6 +41,19 @@ export function chainLwir(length: number, name = `chain-${length}`): LwirDocumen
   );
 }
 
+/**
+ * `length` tool.call steps like `chainLwir`'s whose arguments, and so whose outputs (`noop` returns
+ * its input), carry a record of `fields` string fields (~14 KB at 200): what a step costs when its
+ * tool returns what a real API returns, not `{ i }`.
+ */
+export function recordChainLwir(length: number, fields = 200): LwirDocument {
+  const record: Record<string, string> = {};
+  for (let field = 0; field < fields; field += 1) record[`field_${field}`] = `value number ${field} of a record that a real API would return`;
+  const document = chainLwir(length, `record-chain-${length}`);
+  const steps = (document.steps as unknown as { with: { args: { i: number } } }[]).map((step) => ({ ...step, with: { ...step.with, args: { ...step.with.args, record } } }));
+  return { ...document, steps } as unknown as LwirDocument;
+}
+
 /** One parallel step over `input.items`, each branch one tool.call, all branches allowed in flight. */
 export function fanOutLwir(branches: number, name = `fan-${branches}`): LwirDocument {
   return documentOf(name, [

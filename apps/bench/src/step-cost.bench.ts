@@ -10,6 +10,7 @@
 //      3-step run; what a 3-step run takes
 //   4. re-running a completed 200-step run (its result; and with every event asked for)
 //   5. a 100-branch fan-out with every branch in flight
+//   6. a step whose tool returns a 14 KB record, beside the trivial step
 // Mastra's and LangGraph's rows: step-cost-peers.bench.ts. CLI start-up: cli-startup.bench.ts.
 // The memory of a 10,000-step run (issue 18 item 5): long-run-memory.bench.ts.
 //
@@ -19,11 +20,13 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { canonicalJson } from "@little-stack/canonical";
 import { localWorld, runWorkflow } from "@little-stack/workflow";
 import {
   benchRoot,
   chainLwir,
   fanOutLwir,
+  recordChainLwir,
   fixedPlanWorkflow,
   fmt,
   fsyncMarker,
@@ -263,6 +266,22 @@ async function main(): Promise<void> {
     console.log(`5. 100-branch fan-out (${durability}, maxConcurrentSteps 100): median ${fmt(median(fans), 1)} ms (rounds ${fans.map((ms) => fmt(ms, 0)).join(", ")}; target ≤ 1.5× Mastra's .foreach, see the peers bench)`);
   }
 
+  // 6. A step whose tool returns a 14 KB record (200 string fields): process mode, the runtime's
+  // own JavaScript and the world's calls per step, beside the trivial step in the same rounds.
+  const recordChain = fixedPlanWorkflow(recordChainLwir(steps));
+  const record: Record<"trivial" | "record", { js: number[]; world: number[] }> = { trivial: { js: [], world: [] }, record: { js: [], world: [] } };
+  for (let round = 0; round < rounds + 2; round += 1) {
+    for (const [kind, chosen] of [["trivial", workflow], ["record", recordChain]] as const) {
+      const timed = await timedProcessRun(root, chosen, `${kind}-${round}`);
+      if (round < 2) continue; // warm-up of the record chain
+      record[kind].js.push(timed.jsPerStep);
+      record[kind].world.push((timed.worldMs / steps) * 1000);
+    }
+  }
+  const outputChars = canonicalJson((recordChainLwir(1).steps[0] as { with: { args: unknown } }).with.args).length;
+  console.log(
+    `6. a step returning a ${fmt(outputChars / 1000, 1)} KB record (process): ${fmt(median(record.record.js), 0)} µs/step of runtime JavaScript, ${fmt(median(record.record.world), 0)} µs/step in the world's calls; the trivial step in the same rounds ${fmt(median(record.trivial.js), 0)} and ${fmt(median(record.trivial.world), 0)} µs`,
+  );
 
   console.log(`load average at the end ${loadAverage()}`);
   rmSync(root, { recursive: true, force: true });
