@@ -31,7 +31,10 @@ describe("execute_step: decision", () => {
       visitIndex: 0,
       output: { chosen: "review" },
     });
-    expect(payloadsOf(sink.events, "harness.session.completed")[0]).toMatchObject({ output: { chosen: "review" }, usage: { inputTokens: 0, outputTokens: 0 } });
+    // The output is in execute_step.succeeded (and the runtime's StepCompleted): not stored again.
+    const completed = payloadsOf(sink.events, "harness.session.completed")[0]!;
+    expect(completed).toMatchObject({ usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(completed).not.toHaveProperty("output");
   });
 
   it("reads already-resolved when values without an expression context, and falls back to default", async () => {
@@ -90,6 +93,30 @@ describe("execute_step: tool.call", () => {
     expect(result).toMatchObject({ output: { title: "Ticket T-1" } });
     expect(calls).toHaveLength(1);
     expect(eventTypes(second.sink.events)).toEqual(["session.started", "tool_call.started", "tool_call.succeeded", "session.completed"]);
+  });
+
+  it("completed, returns its recorded result without calling the tool or recording anything (the completion carries no output)", async () => {
+    const calls: unknown[] = [];
+    const task = { kind: "execute_step" as const, step, stepInput: { ticketId: "T-1" }, stepContext: { stepPath: "fetch", visitIndex: 0 } };
+    const first = testContext({ tools: { lookup: lookup(calls) }, extra: { permissions: { tools: ["lookup"] } } });
+    await workflowHarness.run(task, first.ctx);
+    expect(payloadsOf(first.sink.events, "harness.session.completed")[0]).not.toHaveProperty("output");
+    const second = testContext({ tools: { lookup: lookup(calls) }, events: first.sink.events, extra: { permissions: { tools: ["lookup"] } } });
+    expect(await workflowHarness.run(task, second.ctx)).toEqual({ kind: "execute_step", output: { title: "Ticket T-1" }, artifactRefs: [] });
+    expect(calls).toHaveLength(1);
+    expect(second.sink.events).toHaveLength(first.sink.events.length);
+  });
+
+  it("completed in a log written before, with the output in the completion, returns that output as it did", async () => {
+    const calls: unknown[] = [];
+    const task = { kind: "execute_step" as const, step, stepInput: { ticketId: "T-1" }, stepContext: { stepPath: "fetch", visitIndex: 0 } };
+    const first = testContext({ tools: { lookup: lookup(calls) }, extra: { permissions: { tools: ["lookup"] } } });
+    await workflowHarness.run(task, first.ctx);
+    // The completion names an output the tool call never returned: it is what is returned.
+    const before = first.sink.events.map((event) => (event.type === "harness.session.completed" ? { ...event, payload: { ...(event.payload as object), output: { title: "from the completion" } } } : event));
+    const second = testContext({ tools: { lookup: lookup(calls) }, events: before as typeof first.sink.events, extra: { permissions: { tools: ["lookup"] } } });
+    expect(await workflowHarness.run(task, second.ctx)).toMatchObject({ output: { title: "from the completion" } });
+    expect(calls).toHaveLength(1);
   });
 
   it("refuses a tool outside permissions.tools and records the session as failed", async () => {

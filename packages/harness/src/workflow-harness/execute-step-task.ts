@@ -36,8 +36,9 @@ function dispatch(options: { task: ExecuteStepTask; ctx: WorkflowHarnessContext;
 /**
  * execute_step: one durable session per step attempt — `harness.session.started`,
  * `harness.execute_step.started`, the step's own model/tool events, `harness.execute_step.succeeded`
- * with the output, `harness.session.completed` with the same output. A completed session (or a
- * recorded `execute_step.succeeded`) returns the recorded output without running again.
+ * with the output, `harness.session.completed` (without the output, which `StepCompleted` and the
+ * succeeded event already carry). A recorded `execute_step.succeeded` (or tool call) returns the
+ * recorded output without running again, in a completed session too.
  *
  * A tool.call step has no `execute_step.*` pair: its one recorded tool call (`tool_call.started` /
  * `.succeeded`, caller "code", call index 0) is its execution record and is replayed the same way,
@@ -55,6 +56,8 @@ export async function runExecuteStepTask(options: {
     task,
     ctx,
     fromRecorded: (output) => ({ kind: "execute_step", output, artifactRefs: [] }),
+    // The step's outcome is its tool call's `succeeded` or its `execute_step.succeeded`.
+    outputInEvents: true,
     body: async (session) => {
       if (step.uses === "tool.call") {
         const output = (await runToolCallStep({ step, stepInput: task.stepInput, ctx, session })) ?? null;
