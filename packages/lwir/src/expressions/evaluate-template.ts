@@ -9,6 +9,7 @@ import {
 } from "./expression-functions.js";
 import { forbiddenKeys, formatExpressionPath, isStepAccessor } from "./expression-vocabulary.js";
 import { hasTemplateBraces, parseTemplateString, type TemplateParse } from "./parse-template.js";
+import { templateFreeCopy } from "./template-free-copy.js";
 
 /** What `steps.X` sees of one step. */
 export type StepExpressionState = {
@@ -316,6 +317,11 @@ function resolveAt(value: unknown, context: ExpressionContext, path: JsonPathSeg
       }
       throw error;
     }
+  }
+  if (typeof value === "object" && value !== null) {
+    // A registered plan's `with` is frozen: the parts of it without templates are copied natively.
+    const copy = templateFreeCopy(value);
+    if (copy !== undefined) return copy;
   }
   if (Array.isArray(value)) {
     return value.map((entry, index) => resolveAt(entry, context, [...path, index]));
