@@ -195,14 +195,20 @@ function recordedArgs(value: unknown): unknown {
   }
 }
 
-/** Tool results are recorded as JSON; `undefined` becomes null (live and replay agree). */
+/**
+ * Tool results are recorded as JSON; `undefined` becomes null (live and replay agree). The result
+ * goes on as a canonical snapshot — a frozen copy made with its text in one walk, which proves it
+ * is JSON — so its `succeeded` payload, the step's output check, its `StepCompleted` and the
+ * output's digest splice that text instead of walking the result again (a 14 KB result was walked
+ * four times more). Frozen, it is what was recorded: the tool keeps its own object, and a later
+ * step that reads it through a template gets a copy (lwir's `resolveTemplates`).
+ */
 function toToolResultJson(options: { value: unknown; toolName: string; callId: string }): unknown {
   if (options.value === undefined) return null;
   try {
-    // Proves the result is JSON; the event that records it is canonicalized again anyway.
-    canonicalJson(options.value);
+    return canonicalSnapshot(options.value).value;
   } catch (error) {
-    throw new ToolResultNotJsonError({ toolName: options.toolName, callId: options.callId, problem: (error as Error).message });
+    if (!(error instanceof CanonicalJsonError)) throw error;
+    throw new ToolResultNotJsonError({ toolName: options.toolName, callId: options.callId, problem: error.message });
   }
-  return options.value;
 }

@@ -295,10 +295,16 @@ export function evaluateTemplateString(text: string, context: ExpressionContext)
   if (!hasTemplateBraces(text)) return text;
   const parsed = parseCached(text);
   if (parsed.kind === "literal") return parsed.text;
-  if (parsed.kind === "whole") return evaluateExpression(parsed.expression, context);
+  // A whole template hands on a value of the context, often a step's output (frozen, as recorded):
+  // the receiver gets a copy of an object, to change as it likes without reaching what was recorded.
+  if (parsed.kind === "whole") return copiedIfObject(evaluateExpression(parsed.expression, context));
   return parsed.parts
     .map((part) => (typeof part === "string" ? part : interpolate(evaluateExpression(part, context), part)))
     .join("");
+}
+
+function copiedIfObject(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? (JSON.parse(JSON.stringify(value)) as unknown) : value;
 }
 
 function resolveAt(value: unknown, context: ExpressionContext, path: JsonPathSegment[]): unknown {

@@ -1,4 +1,4 @@
-import { CanonicalText } from "@little-stack/canonical";
+import { canonicalSnapshotOf, CanonicalText } from "@little-stack/canonical";
 import { redoableHarnessEventTypes, type HarnessEventEnvelope, type HarnessEventSink, type ModelDelta } from "@little-stack/harness";
 import { RunLogCorruptError } from "../errors/run-integrity-errors.js";
 import { isoNow, type World } from "@little-stack/local-world";
@@ -55,6 +55,18 @@ const builtPayloadTypes: ReadonlySet<string> = new Set([
   "harness.tool_call.succeeded",
   "harness.tool_call.failed",
 ]);
+
+/**
+ * A `StepCompleted` whose output the folder may keep as built: absent (an artifact), a primitive,
+ * or a canonical snapshot (a tool's result is one) — frozen, so it is what the text says, and no
+ * one can change it through the run state. Other outputs (a fan-in's array, a model's answer) are
+ * read from a parse of the stored text, as before.
+ */
+function outputIsRecorded(event: AnyEvent): boolean {
+  if (event.type !== "StepCompleted") return false;
+  const output = (event.payload as { output?: unknown }).output;
+  return typeof output !== "object" || output === null || canonicalSnapshotOf(output) !== undefined;
+}
 
 /** Whether `event` settles the tool call `started` announced (its `succeeded`/`failed`, same call id). */
 function settles(event: AnyEvent, started: AnyEvent): boolean {
@@ -317,7 +329,7 @@ export class RunLog {
     const fresh = stored.slice(held.length);
     for (let index = 0; index < fresh.length; index += 1) {
       const built = events[index]!;
-      this.folder.apply(fresh[index]!, builtPayloadTypes.has(built.type) ? built.payload : undefined);
+      this.folder.apply(fresh[index]!, builtPayloadTypes.has(built.type) || outputIsRecorded(built) ? built.payload : undefined);
     }
     // Held events and this batch were committed together, in sequence order: all of them are news.
     this.watcher?.committed(stored, { replayed: false });

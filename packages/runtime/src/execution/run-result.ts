@@ -59,7 +59,9 @@ export async function buildRunResult(options: {
 }): Promise<RunResult> {
   const { world, runId, folder } = options;
   const state = folder.snapshot();
-  let output = options.output;
+  // The live output is what was recorded, frozen (tool results are canonical snapshots): the
+  // caller gets a copy of its own to change.
+  let output = typeof options.output === "object" && options.output !== null ? (JSON.parse(JSON.stringify(options.output)) as unknown) : options.output;
   if (output === undefined) {
     output = Object.hasOwn(state, "output") ? state.output : state.outputRef?.startsWith("art_") ? await world.readArtifactJson(state.outputRef) : null;
   }
