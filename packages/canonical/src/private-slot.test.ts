@@ -32,3 +32,27 @@ describe("createPrivateSlot", () => {
     expect(slot.read(target)).toBe(1);
   });
 });
+
+describe("PrivateSlot.accessor", () => {
+  it("gives one shared enumerable getter that reads each object's own slot", () => {
+    const slot = createPrivateSlot<{ readonly name: string }>();
+    const descriptor = slot.accessor((value) => value.name.toUpperCase());
+    const first = {};
+    const second = {};
+    slot.attach(first, { name: "ada" });
+    slot.attach(second, { name: "grace" });
+    Object.defineProperty(first, "name", descriptor);
+    Object.defineProperty(second, "name", descriptor);
+    expect([(first as { name: string }).name, (second as { name: string }).name]).toEqual(["ADA", "GRACE"]);
+    expect(Object.getOwnPropertyDescriptor(first, "name")!.get).toBe(Object.getOwnPropertyDescriptor(second, "name")!.get);
+    expect({ ...first }).toEqual({ name: "ADA" });
+    expect(Object.getOwnPropertyDescriptor(first, "name")!.configurable).toBe(false);
+    expect(slot.accessor((value) => value, { configurable: true }).configurable).toBe(true);
+  });
+
+  it("throws a TypeError on an object without the slot", () => {
+    const slot = createPrivateSlot<number>();
+    const stranger = Object.defineProperty({}, "value", slot.accessor((value) => value));
+    expect(() => (stranger as { value: number }).value).toThrow(TypeError);
+  });
+});

@@ -17,6 +17,12 @@ export type PrivateSlot<T> = {
   read(target: object): T;
   /** Whether `target` has the slot. */
   has(target: object): boolean;
+  /**
+   * An enumerable accessor descriptor whose getter returns `read(this's slot value)`: made once and
+   * given to `Object.defineProperty` for every object, so they all share one getter and one shape
+   * (a lazy payload, an abort signal made on first read). `configurable` defaults to false.
+   */
+  accessor<R>(read: (value: T) => R, options?: { readonly configurable?: boolean }): PropertyDescriptor;
 };
 
 /** A new, distinct slot: each call makes its own private name. */
@@ -48,5 +54,12 @@ export function createPrivateSlot<T>(): PrivateSlot<T> {
     attach: (target, value) => void new Slot(target, value),
     read: (target) => Slot.read(target),
     has: (target) => Slot.has(target),
+    accessor: (read, options) => ({
+      get(this: object) {
+        return read(Slot.read(this));
+      },
+      enumerable: true,
+      configurable: options?.configurable === true,
+    }),
   };
 }

@@ -1,4 +1,4 @@
-import { canonicalJson, CanonicalJsonError, canonicalSnapshot, sha256Digest } from "@little-stack/canonical";
+import { CanonicalJsonError, canonicalSnapshot, sha256Digest } from "@little-stack/canonical";
 import { toErrorEnvelope } from "../contract/error-envelope.js";
 import { HarnessSessionError, RecordedToolCallError, ToolResultNotJsonError } from "../errors/harness-session-errors.js";
 import { ReplayDivergenceError } from "../errors/replay-errors.js";

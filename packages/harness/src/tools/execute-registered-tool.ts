@@ -67,13 +67,7 @@ function executionOptions(toolCallId: string, source: { readonly abortSignal?: A
 }
 
 const signalSource = createPrivateSlot<{ readonly abortSignal?: AbortSignal }>();
-const lazyAbortSignal: PropertyDescriptor = {
-  get(this: object): AbortSignal | undefined {
-    return signalSource.read(this).abortSignal;
-  },
-  enumerable: true,
-  configurable: true,
-};
+const lazyAbortSignal = signalSource.accessor((source) => source.abortSignal, { configurable: true });
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === "function";

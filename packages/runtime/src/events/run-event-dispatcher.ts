@@ -36,18 +36,8 @@ function committedEvent(envelope: EventEnvelope, replayed: boolean): CommittedRu
 }
 
 const deliveredEnvelope = createPrivateSlot<EventEnvelope>();
-const eventIdFromEnvelope: PropertyDescriptor = {
-  get(this: object): string {
-    return deliveredEnvelope.read(this).eventId;
-  },
-  enumerable: true,
-};
-const payloadFromEnvelope: PropertyDescriptor = {
-  get(this: object): unknown {
-    return deliveredEnvelope.read(this).payload;
-  },
-  enumerable: true,
-};
+const eventIdFromEnvelope = deliveredEnvelope.accessor((envelope) => envelope.eventId);
+const payloadFromEnvelope = deliveredEnvelope.accessor((envelope) => envelope.payload);
 
 export class RunEventDispatcher {
   readonly #listener: RunEventListener;

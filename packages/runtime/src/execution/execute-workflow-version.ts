@@ -164,7 +164,8 @@ export async function executeWorkflowVersion(options: ExecuteWorkflowVersionOpti
   log = new RunLog(world, runId, folder, watcher);
   if (cancellation.cancelled) log.sealHarness();
   try {
-    await log.open((event) => knownRegistration(event, { ...version, lwir, registration: workflowVersion.registration }));
+    const expected = { ...version, lwir, registration: workflowVersion.registration };
+    await log.open((event) => knownRegistration(event, expected));
     const resumed = folder.eventCount > 0;
     if (resumed) {
       const stored = folder.snapshot();

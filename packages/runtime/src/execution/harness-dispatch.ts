@@ -94,13 +94,7 @@ export function harnessContextFor(options: {
  * closing over the run would put each context in dictionary mode with a closure of its own.
  */
 const attemptCancellation = createPrivateSlot<Cancellation>();
-const attemptAbortSignal: PropertyDescriptor = {
-  get(this: object): AbortSignal {
-    return attemptCancellation.read(this).signal;
-  },
-  enumerable: true,
-  configurable: true,
-};
+const attemptAbortSignal = attemptCancellation.accessor((cancellation) => cancellation.signal, { configurable: true });
 
 /**
  * Runs one harness task, following `delegate_to_default`, and stops waiting as soon as the run

@@ -87,12 +87,7 @@ export function heldEnvelope(options: { readonly runId: string; readonly sequenc
  */
 const heldEventOf = createPrivateSlot<EventRecord>();
 
-const heldPayload: PropertyDescriptor = {
-  get(this: object): unknown {
-    return heldEventOf.read(this).payload;
-  },
-  enumerable: true,
-};
+const heldPayload = heldEventOf.accessor((event) => event.payload);
 
 export function heldInput(event: EventRecord, text: CanonicalText): AnyEvent {
   const input = { type: event.type, canonicalPayload: text };
